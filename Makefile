@@ -1,0 +1,48 @@
+# The two commands a newcomer needs: `make run` and `make test`.
+# Both make their own virtual environment in .venv and install what they need.
+
+VENV := .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+# The first interpreter that is Python 3.12 or newer (Django 6.1 needs it).
+PYTHON ?= $(shell for p in python3.14 python3.13 python3.12 python3 python; do \
+	command -v $$p >/dev/null 2>&1 && $$p -c 'import sys; sys.exit(sys.version_info < (3, 12))' 2>/dev/null \
+	&& { echo $$p; break; }; done)
+
+.PHONY: run test check lint clean
+
+$(BIN)/python:
+	@if [ -z "$(PYTHON)" ]; then \
+		echo "chipsite needs Python 3.12 or newer, and none was found on PATH."; \
+		echo "Install one (for example 'pyenv install 3.12'), or run: make PYTHON=/path/to/python3.12 ..."; \
+		exit 1; fi
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(VENV)/.installed: $(BIN)/python requirements.txt requirements-dev.txt
+	$(BIN)/python -m pip install --quiet -r requirements-dev.txt
+	touch $@
+
+## Serve the site with demo content on SQLite at http://127.0.0.1:8000/
+run: $(VENV)/.installed
+	DEBUG=1 $(BIN)/python manage.py migrate --no-input
+	DEBUG=1 $(BIN)/python manage.py load_demo
+	DEBUG=1 $(BIN)/python manage.py demo_superuser
+	@echo "Serving chipsite at http://$(HOST):$(PORT)/ (admin at http://$(HOST):$(PORT)/admin/)"
+	DEBUG=1 $(BIN)/python manage.py runserver $(HOST):$(PORT)
+
+## Run the whole test suite (SQLite unless DATABASE_URL says otherwise)
+test: $(VENV)/.installed
+	SECRET_KEY=test-only-secret-key DEBUG=1 $(BIN)/python -m pytest $(PYTEST_ARGS)
+
+## What CI checks besides the tests
+check: $(VENV)/.installed
+	SECRET_KEY=check-only-secret-key $(BIN)/python manage.py check
+	SECRET_KEY=check-only-secret-key $(BIN)/python manage.py makemigrations --check --dry-run
+	$(BIN)/python -m ruff check .
+	$(BIN)/python -m ruff format --check .
+
+clean:
+	rm -rf $(VENV) db.sqlite3 staticfiles .pytest_cache

@@ -1,0 +1,1 @@
+# Comparisons arrive with their own issue; the app exists so URLs and settings have a home.

@@ -1,0 +1,21 @@
+import pytest
+
+from tests.factories import make_superuser
+
+
+@pytest.fixture
+def superuser(db):
+    return make_superuser()
+
+
+@pytest.fixture
+def admin_client(client, superuser):
+    client.force_login(superuser)
+    return client
+
+
+@pytest.fixture(autouse=True)
+def media_root(settings, tmp_path):
+    """Uploads in a test never land in the real media folder."""
+    settings.MEDIA_ROOT = tmp_path / "media"
+    return settings.MEDIA_ROOT

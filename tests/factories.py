@@ -1,0 +1,99 @@
+"""Builders for test data: each returns a saved object with sensible defaults."""
+
+import datetime as dt
+import itertools
+
+from django.contrib.auth import get_user_model
+from django.utils import timezone
+
+from vendors.models import FAQ, Attribute, Axis, Event, Fact, Lane, Score, Source, Vendor
+
+_seq = itertools.count(1)
+
+
+def _n():
+    return next(_seq)
+
+
+def make_lane(**fields):
+    n = _n()
+    fields.setdefault("name", f"Lane {n}")
+    fields.setdefault("slug", f"lane-{n}")
+    return Lane.objects.create(**fields)
+
+
+def make_attribute(**fields):
+    n = _n()
+    fields.setdefault("name", f"Attribute {n}")
+    fields.setdefault("slug", f"attribute-{n}")
+    fields.setdefault("position", n)
+    return Attribute.objects.create(**fields)
+
+
+def make_axis(**fields):
+    n = _n()
+    fields.setdefault("name", f"Axis {n}")
+    fields.setdefault("slug", f"axis-{n}")
+    fields.setdefault("position", n)
+    return Axis.objects.create(**fields)
+
+
+def make_source(**fields):
+    n = _n()
+    fields.setdefault("title", f"Source document {n}")
+    fields.setdefault("publisher", "Example Publisher")
+    fields.setdefault("url", f"https://example.com/doc/{n}")
+    fields.setdefault("accessed_on", dt.date(2026, 11, 1))
+    return Source.objects.create(**fields)
+
+
+def make_vendor(*, published=True, **fields):
+    n = _n()
+    fields.setdefault("name", f"Vendor {n}")
+    fields.setdefault("slug", f"vendor-{n}")
+    fields.setdefault("company", f"Company {n}")
+    if "lane" not in fields:
+        fields["lane"] = make_lane()
+    fields.setdefault("summary", f"Summary of vendor {n}.")
+    if published:
+        fields.setdefault("status", Vendor.Status.PUBLISHED)
+        fields.setdefault("published_at", timezone.now() - dt.timedelta(days=1))
+    return Vendor.objects.create(**fields)
+
+
+def make_fact(*, vendor, attribute=None, sources=(), **fields):
+    fields.setdefault("value", "A value")
+    fields.setdefault("verified_on", dt.date(2026, 11, 1))
+    fact = Fact.objects.create(vendor=vendor, attribute=attribute or make_attribute(), **fields)
+    fact.sources.set(sources)
+    return fact
+
+
+def make_event(*, vendor, sources=(), **fields):
+    fields.setdefault("date", dt.date(2026, 1, 1))
+    fields.setdefault("precision", Event.Precision.MONTH)
+    fields.setdefault("text", "Something changed.")
+    event = Event.objects.create(vendor=vendor, **fields)
+    event.sources.set(sources)
+    return event
+
+
+def make_score(*, vendor, axis=None, value=3, sources=(), **fields):
+    score = Score.objects.create(vendor=vendor, axis=axis or make_axis(), value=value, **fields)
+    score.sources.set(sources)
+    return score
+
+
+def make_faq(*, vendor, sources=(), **fields):
+    fields.setdefault("question", "A question?")
+    fields.setdefault("answer", "An answer.")
+    faq = FAQ.objects.create(vendor=vendor, **fields)
+    faq.sources.set(sources)
+    return faq
+
+
+def make_superuser(**fields):
+    n = _n()
+    return get_user_model().objects.create_superuser(
+        fields.pop("username", f"admin{n}"), f"admin{n}@example.com", "pw", **fields
+    )

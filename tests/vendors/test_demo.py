@@ -1,0 +1,178 @@
+"""The demo loader holds the reference profile exactly as published, and the data file's vendors.
+
+The expectations are read from the published text itself (vendors/demo/reference_profile.txt,
+a copy of shared/seeds/000_a0e27d5d72c2a414.txt), not from the loader's own JSON.
+"""
+
+import datetime as dt
+import io
+import json
+import re
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+
+from vendors.demo import REFERENCE, VENDORS, load_demo
+from vendors.models import FAQ, Attribute, Event, Fact, Lane, Score, Source, Vendor
+
+pytestmark = pytest.mark.django_db
+
+REFERENCE_TEXT = Path(REFERENCE).with_name("reference_profile.txt").read_text()
+SHARED_SEED = Path(__file__).resolve().parents[3] / "shared/seeds/000_a0e27d5d72c2a414.txt"
+
+
+def sections(text):
+    """Split the published page into {heading: [lines]} in page order."""
+    headings = [
+        "Key Takeaways",
+        "At a glance",
+        "What changed in 2026",
+        "Scores",
+        "Verdict",
+        "Alternatives",
+        "Head-to-head comparisons",
+        "Frequently asked questions",
+        "Sources",
+    ]
+    lines = text.splitlines()
+    result, current = {"Title": []}, "Title"
+    for line in lines:
+        if line in headings:
+            current = line
+            result[current] = []
+        else:
+            result[current].append(line)
+    return result
+
+
+PAGE = sections(REFERENCE_TEXT)
+
+
+@pytest.fixture
+def trainium():
+    load_demo()
+    return Vendor.objects.get(slug="aws-trainium")
+
+
+def table_rows(lines):
+    return [[cell.strip() for cell in line.strip("|").split("|")] for line in lines if line.startswith("|")]
+
+
+def test_reference_copy_matches_the_shared_seed():
+    if not SHARED_SEED.exists():
+        pytest.skip("shared/ is not beside this checkout")
+    assert SHARED_SEED.read_text() == REFERENCE_TEXT
+
+
+def test_title_and_summary(trainium):
+    assert trainium.name == "AWS Trainium"
+    assert trainium.summary == PAGE["Title"][0]
+    assert trainium.company == "Amazon Web Services"
+    assert trainium.status == Vendor.Status.PUBLISHED
+    assert Vendor.objects.published().filter(pk=trainium.pk).exists()
+
+
+def test_key_takeaways(trainium):
+    takeaways = dict(re.match(r"- (.+?) — (.+)", line).groups() for line in PAGE["Key Takeaways"])
+    assert takeaways == {
+        "What it is": trainium.what_it_is,
+        "Best for": trainium.best_for,
+        "Watch out": trainium.watch_out,
+    }
+
+
+def test_at_a_glance_rows_in_order(trainium):
+    rows = [row for row in table_rows(PAGE["At a glance"]) if set(row[0]) != {"-"}]
+    facts = Fact.objects.filter(vendor=trainium).select_related("attribute")
+    assert [(f.attribute.name, f.value) for f in facts] == [tuple(row) for row in rows]
+    assert all(f.verified_on == dt.date(2026, 10, 31) for f in facts)
+
+
+def test_events_with_their_dates(trainium):
+    expected = [line.removeprefix("- ") for line in PAGE["What changed in 2026"]]
+    events = Event.objects.filter(vendor=trainium)
+    assert [f"{e.display_date}. {e.text}" for e in events] == expected
+    assert [e.precision for e in events] == [Event.Precision.MONTH, Event.Precision.YEAR]
+
+
+def test_scores_on_the_five_axes_total_18_of_25(trainium):
+    header, _, values = table_rows(PAGE["Scores"])
+    scores = Score.objects.filter(vendor=trainium).select_related("axis")
+    assert [s.axis.name for s in scores] + ["Total / 25"] == header
+    assert [str(s.value) for s in scores] == values[:-1]
+    assert sum(s.value for s in scores) == int(values[-1]) == 18
+    assert len(scores) * 5 == 25
+    assert "Scored 1 to 5 on the same five axes" in PAGE["Scores"][0]
+
+
+def test_verdict(trainium):
+    assert trainium.verdict == PAGE["Verdict"][0]
+
+
+def test_alternatives_blurbs_and_lanes(trainium):
+    lines = PAGE["Alternatives"]
+    same_lane = dict(
+        line.removeprefix("- ").split(": ", 1) for line in lines[1 : lines.index("In other lanes:")]
+    )
+    for name, blurb in same_lane.items():
+        vendor = Vendor.objects.get(name=name)
+        assert vendor.alternative_blurb == blurb
+        assert vendor.lane == trainium.lane
+    assert trainium.lane.name == "hyperscaler custom silicon"
+    for line in lines[lines.index("In other lanes:") + 1 :]:
+        name, lane = re.match(r"- (.+) \((.+)\)", line).groups()
+        assert Vendor.objects.get(name=name).lane.name.lower() == lane
+
+
+def test_faqs_in_order(trainium):
+    lines = PAGE["Frequently asked questions"]
+    expected = list(zip(lines[0::2], lines[1::2], strict=True))
+    assert [(f.question, f.answer) for f in FAQ.objects.filter(vendor=trainium)] == expected
+    assert len(expected) == 4
+
+
+def test_verified_date(trainium):
+    assert f"Facts verified {trainium.verified_on:%Y-%m-%d}." in PAGE["Sources"][0]
+
+
+def test_every_vendor_of_the_data_file_with_facts_events_and_sources():
+    load_demo()
+    data = json.loads(Path(VENDORS).read_text())
+    for item in data["vendors"]:
+        vendor = Vendor.objects.get(slug=item["slug"])
+        assert vendor.name == item["name"]
+        assert vendor.company == item["company"]
+        assert vendor.lane.name == item["lane"]
+        facts = list(vendor.facts.order_by("position").prefetch_related("sources"))
+        assert [(f.attribute.name, f.value, f.vendor_stated) for f in facts] == [
+            (c["label"], c["value"], c["vendor_stated"]) for c in item["facts"]
+        ]
+        assert [[s.url for s in f.sources.all()] for f in facts] == [[c["source_url"]] for c in item["facts"]]
+        assert [[s.url for s in e.sources.all()] for e in vendor.events.all()] == [
+            [e["source_url"]] for e in item["events"]
+        ]
+        assert [f"{e.date:%Y-%m}" for e in vendor.events.all()] == [e["date"] for e in item["events"]]
+        # The data gives these vendors no scores: none are invented.
+        assert not vendor.scores.exists()
+    titled = {c["source_url"]: c["source_title"] for v in data["vendors"] for c in v["facts"]}
+    for url, title in titled.items():
+        assert Source.objects.get(url=url).title == title
+
+
+def test_loading_twice_changes_nothing():
+    load_demo()
+    counts = [m.objects.count() for m in (Vendor, Lane, Attribute, Fact, Event, Score, FAQ, Source)]
+    edited = Vendor.objects.get(slug="groq")
+    edited.summary = "An editor's words"
+    edited.save()
+    call_command("load_demo", stdout=io.StringIO())
+    assert [m.objects.count() for m in (Vendor, Lane, Attribute, Fact, Event, Score, FAQ, Source)] == counts
+    assert Vendor.objects.get(slug="groq").summary == "An editor's words"
+
+
+def test_dry_run_saves_nothing():
+    report = load_demo(dry_run=True)
+    assert report.created["vendors"] == 9
+    assert not Vendor.objects.exists()
+    assert not Source.objects.exists()

@@ -1,0 +1,264 @@
+from django import forms
+from django.contrib import admin
+from django.contrib.admin.widgets import AutocompleteSelectMultiple
+from django.db.models import Count
+from django.utils import timezone
+from django.utils.html import format_html_join
+
+from .images import clean_logo
+from .models import FAQ, Attribute, Axis, Event, Fact, Lane, Score, Source, Vendor
+
+admin.site.site_header = "chipsite editorial admin"
+admin.site.site_title = "chipsite admin"
+admin.site.index_title = "Profiles, scores and sources"
+
+
+@admin.register(Lane)
+class LaneAdmin(admin.ModelAdmin):
+    list_display = ["name", "slug", "position", "vendor_count"]
+    list_editable = ["position"]
+    list_filter = []
+    search_fields = ["name", "slug"]
+    prepopulated_fields = {"slug": ["name"]}
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).annotate(vendor_count=Count("vendors"))
+
+    @admin.display(description="vendors", ordering="vendor_count")
+    def vendor_count(self, obj):
+        return obj.vendor_count
+
+
+@admin.register(Attribute)
+class AttributeAdmin(admin.ModelAdmin):
+    list_display = ["name", "slug", "position"]
+    list_editable = ["position"]
+    list_filter = []
+    search_fields = ["name", "slug"]
+    prepopulated_fields = {"slug": ["name"]}
+
+
+@admin.register(Axis)
+class AxisAdmin(admin.ModelAdmin):
+    list_display = ["name", "slug", "position", "is_active"]
+    list_editable = ["position", "is_active"]
+    list_filter = ["is_active"]
+    search_fields = ["name", "slug", "description"]
+    prepopulated_fields = {"slug": ["name"]}
+
+
+@admin.register(Source)
+class SourceAdmin(admin.ModelAdmin):
+    list_display = ["title", "publisher", "url", "accessed_on", "citation_count"]
+    list_filter = ["accessed_on", "publisher"]
+    search_fields = ["title", "publisher", "url"]
+    readonly_fields = ["cited_by"]
+    fields = ["title", "publisher", "url", "accessed_on", "notes", "cited_by"]
+
+    def get_queryset(self, request):
+        return (
+            super()
+            .get_queryset(request)
+            .annotate(
+                citation_count=Count("facts", distinct=True)
+                + Count("events", distinct=True)
+                + Count("scores", distinct=True)
+                + Count("faqs", distinct=True)
+            )
+        )
+
+    @admin.display(description="citations", ordering="citation_count")
+    def citation_count(self, obj):
+        return obj.citation_count
+
+    @admin.display(description="cited by")
+    def cited_by(self, obj):
+        if obj.pk is None:
+            return "Nothing yet."
+        rows = [
+            *((f"{fact.vendor}: fact", fact) for fact in obj.facts.select_related("vendor", "attribute")),
+            *((f"{event.vendor}: event", event) for event in obj.events.select_related("vendor")),
+            *((f"{score.vendor}: score", score) for score in obj.scores.select_related("vendor", "axis")),
+            *((f"{faq.vendor}: answer", faq) for faq in obj.faqs.select_related("vendor")),
+        ]
+        if not rows:
+            return "Nothing: this source can be deleted."
+        return format_html_join("", "<div>{} — {}</div>", rows)
+
+
+class CitedInline(admin.TabularInline):
+    """An inline whose rows cite sources through an autocomplete with an “add source” button.
+
+    The citation tables are explicit (their foreign key to Source is PROTECT), which
+    the admin would otherwise refuse to show as a form field.
+    """
+
+    extra = 0
+
+    def formfield_for_manytomany(self, db_field, request, **kwargs):
+        if db_field.name == "sources":
+            kwargs.setdefault(
+                "widget", AutocompleteSelectMultiple(db_field, self.admin_site, using=kwargs.get("using"))
+            )
+            kwargs.setdefault("queryset", Source.objects.all())
+            kwargs.setdefault("required", False)
+            return db_field.formfield(**kwargs)
+        return super().formfield_for_manytomany(db_field, request, **kwargs)
+
+
+class PositionedInlineForm(forms.ModelForm):
+    """Position may be left empty: the row then goes after the others, in the order entered."""
+
+    position = forms.IntegerField(min_value=0, required=False)
+
+
+# The inlines name their fields on the form, not with ``fields``: the admin's check
+# refuses a many-to-many with its own through table there, though the form saves it.
+class FactForm(PositionedInlineForm):
+    class Meta:
+        model = Fact
+        fields = ["attribute", "value", "vendor_stated", "verified_on", "sources", "position"]
+        widgets = {"value": forms.Textarea(attrs={"rows": 2, "cols": 50})}
+
+
+class EventForm(PositionedInlineForm):
+    class Meta:
+        model = Event
+        fields = ["date", "precision", "text", "sources", "position"]
+        widgets = {"text": forms.Textarea(attrs={"rows": 2, "cols": 60})}
+
+
+class ScoreForm(forms.ModelForm):
+    class Meta:
+        model = Score
+        fields = ["axis", "value", "reason", "sources"]
+        widgets = {"reason": forms.Textarea(attrs={"rows": 2, "cols": 50})}
+
+
+class FAQForm(PositionedInlineForm):
+    class Meta:
+        model = FAQ
+        fields = ["question", "answer", "sources", "position"]
+        widgets = {"answer": forms.Textarea(attrs={"rows": 3, "cols": 60})}
+
+
+class FactInline(CitedInline):
+    model = Fact
+    form = FactForm
+    autocomplete_fields = ["attribute"]
+
+
+class EventInline(CitedInline):
+    model = Event
+    form = EventForm
+
+
+class ScoreInline(CitedInline):
+    model = Score
+    form = ScoreForm
+
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        if db_field.name == "axis":
+            kwargs["queryset"] = Axis.objects.filter(is_active=True)
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+    def get_extra(self, request, obj=None, **kwargs):
+        """One empty row, axis filled in, for each active axis the vendor has no score on."""
+        return len(unscored_axes(obj))
+
+
+def unscored_axes(vendor):
+    axes = Axis.objects.filter(is_active=True)
+    if vendor is not None and vendor.pk:
+        axes = axes.exclude(scores__vendor=vendor)
+    return list(axes)
+
+
+class FAQInline(CitedInline):
+    model = FAQ
+    form = FAQForm
+
+
+class VendorAdminForm(forms.ModelForm):
+    class Meta:
+        model = Vendor
+        fields = [
+            "name", "slug", "company", "lane", "logo", "summary", "what_it_is", "best_for",
+            "watch_out", "verdict", "alternative_blurb", "status", "published_at", "verified_on",
+        ]  # fmt: skip
+        widgets = {
+            field: forms.Textarea(attrs={"rows": 3, "cols": 80})
+            for field in ["what_it_is", "best_for", "watch_out"]
+        }
+
+    def clean_logo(self):
+        logo = self.cleaned_data.get("logo")
+        # Only a new upload is checked and re-encoded; a kept logo is already clean.
+        if logo and hasattr(logo, "content_type"):
+            return clean_logo(logo)
+        return logo
+
+    def clean(self):
+        cleaned = super().clean()
+        if cleaned.get("status") == Vendor.Status.PUBLISHED and not cleaned.get("published_at"):
+            cleaned["published_at"] = timezone.now()
+            self.instance.published_at = cleaned["published_at"]
+        return cleaned
+
+
+@admin.register(Vendor)
+class VendorAdmin(admin.ModelAdmin):
+    form = VendorAdminForm
+    list_display = ["name", "company", "lane", "status", "published_at", "verified_on", "updated_at"]
+    list_filter = ["status", "lane", "verified_on"]
+    list_select_related = ["lane"]
+    search_fields = ["name", "company", "slug"]
+    prepopulated_fields = {"slug": ["name"]}
+    autocomplete_fields = ["lane"]
+    readonly_fields = ["created_at", "updated_at"]
+    date_hierarchy = "updated_at"
+    fieldsets = [
+        (None, {"fields": ["name", "slug", "company", "lane", "logo"]}),
+        (
+            "Profile",
+            {
+                "fields": ["summary", "what_it_is", "best_for", "watch_out", "verdict", "alternative_blurb"],
+                "description": "Markdown is allowed in the summary, takeaways and verdict.",
+            },
+        ),
+        ("Publishing", {"fields": ["status", "published_at", "verified_on", "created_at", "updated_at"]}),
+    ]
+    inlines = [FactInline, EventInline, ScoreInline, FAQInline]
+
+    def get_formset_kwargs(self, request, obj, inline, prefix):
+        kwargs = super().get_formset_kwargs(request, obj, inline, prefix)
+        if isinstance(inline, ScoreInline):
+            kwargs["initial"] = [{"axis": axis.pk} for axis in unscored_axes(obj)]
+        return kwargs
+
+    def save_formset(self, request, form, formset, change):
+        instances = formset.save(commit=False)
+        for removed in formset.deleted_objects:
+            removed.delete()
+        if "position" in formset.form.base_fields:
+            self._fill_positions(formset, instances)
+        for instance in instances:
+            instance.save()
+        formset.save_m2m()
+
+    @staticmethod
+    def _fill_positions(formset, instances):
+        """Rows without a position go after the highest one, in the order they were entered."""
+        taken = [
+            f.cleaned_data["position"]
+            for f in formset.forms
+            if f.cleaned_data and f.cleaned_data.get("position") is not None
+        ]
+        taken += list(
+            formset.model.objects.filter(vendor=formset.instance).values_list("position", flat=True)
+        )
+        next_position = max(taken, default=0) + 1
+        for instance in instances:
+            if instance.position is None:
+                instance.position = next_position
+                next_position += 1

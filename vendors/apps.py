@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class VendorsConfig(AppConfig):
+    name = "vendors"
+    verbose_name = "Vendor profiles"

@@ -1,0 +1,221 @@
+"""Demo content: the reference profile (AWS Trainium) and the vendors of vendors.json.
+
+Every value comes from the files next to this module; nothing is made up. Loading
+is idempotent and never overwrites what an editor changed: lanes, attributes, axes
+and sources are matched by slug or URL, and a vendor that exists is left alone.
+"""
+
+import datetime as dt
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from django.db import transaction
+from django.utils.text import slugify
+
+from vendors.models import FAQ, Attribute, Axis, Event, Fact, Lane, Score, Source, Vendor
+
+DEMO_DIR = Path(__file__).resolve().parent
+REFERENCE = DEMO_DIR / "aws_trainium.json"
+VENDORS = DEMO_DIR / "vendors.json"
+
+LANES = ["hyperscaler custom silicon", "merchant GPU", "inference specialist", "open hardware"]
+
+# The reference's eight labels keep their order; the data's four extra labels fit in
+# where a reader would look for them.
+ATTRIBUTES = [
+    "Company",
+    "Current chips",
+    "Architecture",
+    "Process node",
+    "Compute",
+    "Memory",
+    "Scale-up",
+    "Software",
+    "Where to get it",
+    "Pricing",
+    "GA / availability",
+    "Next generation",
+]
+
+AXES = [
+    ("performance", "Performance"),
+    ("scale-up", "Scale-up"),
+    ("software", "Software"),
+    ("access", "Access"),
+    ("momentum-2026", "2026 momentum"),
+]
+
+
+@dataclass
+class Report:
+    created: dict = field(default_factory=dict)
+
+    def count(self, kind, created):
+        if created:
+            self.created[kind] = self.created.get(kind, 0) + 1
+
+    def __str__(self):
+        if not self.created:
+            return "Nothing to do: the demo content is already there."
+        return "Created " + ", ".join(f"{n} {kind}" for kind, n in self.created.items()) + "."
+
+
+def parse_event_date(text):
+    """'2025-12-03' is a day, '2025-12' a month, '2026' a year."""
+    parts = [int(p) for p in text.split("-")]
+    precision = {1: Event.Precision.YEAR, 2: Event.Precision.MONTH, 3: Event.Precision.DAY}[len(parts)]
+    parts += [1] * (3 - len(parts))
+    return dt.date(*parts), precision
+
+
+def _publish_time(day):
+    return dt.datetime.combine(day, dt.time(), tzinfo=dt.UTC)
+
+
+class DemoLoader:
+    def __init__(self):
+        self.report = Report()
+        self.reference = json.loads(REFERENCE.read_text())
+        self.data = json.loads(VENDORS.read_text())
+        self.compiled_on = dt.date.fromisoformat(self.data["compiled_on"])
+        # A URL's title, where a fact gives one; events only give the URL.
+        self.titles = {}
+        for vendor in self.data["vendors"]:
+            for fact in vendor["facts"]:
+                self.titles.setdefault(fact["source_url"], fact["source_title"])
+
+    def run(self):
+        self.lanes = {}
+        for position, name in enumerate(LANES, start=1):
+            lane, created = Lane.objects.get_or_create(
+                slug=slugify(name), defaults={"name": name, "position": position}
+            )
+            self.report.count("lanes", created)
+            self.lanes[name] = lane
+        self.attributes = {}
+        for position, name in enumerate(ATTRIBUTES, start=1):
+            attribute, created = Attribute.objects.get_or_create(
+                slug=slugify(name), defaults={"name": name, "position": position}
+            )
+            self.report.count("attributes", created)
+            self.attributes[name] = attribute
+        self.axes = {}
+        for position, (slug, name) in enumerate(AXES, start=1):
+            axis, created = Axis.objects.get_or_create(
+                slug=slug, defaults={"name": name, "position": position}
+            )
+            self.report.count("axes", created)
+            self.axes[slug] = axis
+        self.load_reference()
+        for vendor in self.data["vendors"]:
+            self.load_vendor(vendor)
+        return self.report
+
+    def source(self, url):
+        host = urlsplit(url).hostname or url
+        title = self.titles.get(url)
+        source, created = Source.objects.get_or_create(
+            url=url,
+            defaults={
+                "title": title or host,
+                "publisher": host.removeprefix("www."),
+                "accessed_on": self.compiled_on,
+                "notes": "" if title else "No headline in the demo data: the title is the site's address.",
+            },
+        )
+        self.report.count("sources", created)
+        return source
+
+    def new_vendor(self, slug, **fields):
+        if Vendor.objects.filter(slug=slug).exists():
+            return None
+        vendor = Vendor.objects.create(slug=slug, status=Vendor.Status.PUBLISHED, **fields)
+        self.report.count("vendors", True)
+        return vendor
+
+    def load_reference(self):
+        ref = self.reference
+        verified_on = dt.date.fromisoformat(ref["verified_on"])
+        vendor = self.new_vendor(
+            ref["slug"],
+            name=ref["name"],
+            company=ref["company"],
+            lane=self.lanes[ref["lane"]],
+            summary=ref["summary"],
+            what_it_is=ref["what_it_is"],
+            best_for=ref["best_for"],
+            watch_out=ref["watch_out"],
+            verdict=ref["verdict"],
+            verified_on=verified_on,
+            published_at=_publish_time(verified_on),
+        )
+        if vendor is None:
+            return
+        for position, fact in enumerate(ref["facts"], start=1):
+            Fact.objects.create(
+                vendor=vendor,
+                attribute=self.attributes[fact["label"]],
+                value=fact["value"],
+                vendor_stated=fact["vendor_stated"],
+                verified_on=verified_on,
+                position=position,
+            )
+        for position, event in enumerate(ref["events"], start=1):
+            date, precision = parse_event_date(event["date"])
+            Event.objects.create(
+                vendor=vendor, date=date, precision=precision, text=event["text"], position=position
+            )
+        for slug, value in ref["scores"].items():
+            Score.objects.create(vendor=vendor, axis=self.axes[slug], value=value)
+        for position, faq in enumerate(ref["faqs"], start=1):
+            FAQ.objects.create(
+                vendor=vendor, question=faq["question"], answer=faq["answer"], position=position
+            )
+
+    def load_vendor(self, data):
+        vendor = self.new_vendor(
+            data["slug"],
+            name=data["name"],
+            company=data["company"],
+            lane=self.lanes[data["lane"]],
+            alternative_blurb=self.reference["alternative_blurbs"].get(data["slug"], ""),
+            verified_on=self.compiled_on,
+            published_at=_publish_time(self.compiled_on),
+        )
+        if vendor is None:
+            return
+        for position, claim in enumerate(data["facts"], start=1):
+            fact = Fact.objects.create(
+                vendor=vendor,
+                attribute=self.attributes[claim["label"]],
+                value=claim["value"],
+                vendor_stated=claim["vendor_stated"],
+                verified_on=self.compiled_on,
+                position=position,
+            )
+            fact.sources.add(self.source(claim["source_url"]))
+        for position, entry in enumerate(data["events"], start=1):
+            date, precision = parse_event_date(entry["date"])
+            event = Event.objects.create(
+                vendor=vendor, date=date, precision=precision, text=entry["text"], position=position
+            )
+            event.sources.add(self.source(entry["source_url"]))
+
+
+class DryRun(Exception):
+    pass
+
+
+def load_demo(*, dry_run: bool = False) -> Report:
+    """Load the demo content in one transaction; with dry_run, report and roll back."""
+    loader = DemoLoader()
+    try:
+        with transaction.atomic():
+            loader.run()
+            if dry_run:
+                raise DryRun
+    except DryRun:
+        pass
+    return loader.report

@@ -1,0 +1,20 @@
+from django.core.management.base import BaseCommand
+
+from vendors.demo import load_demo
+
+
+class Command(BaseCommand):
+    help = (
+        "Load the demo content: the AWS Trainium reference profile and the vendors of "
+        "vendors/demo/vendors.json. Safe to run again: what exists is left alone."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument(
+            "--dry-run", action="store_true", help="Say what would be created, then roll back."
+        )
+
+    def handle(self, *args, dry_run=False, **options):
+        report = load_demo(dry_run=dry_run)
+        prefix = "Dry run, nothing saved. " if dry_run else ""
+        self.stdout.write(self.style.SUCCESS(f"{prefix}{report}"))

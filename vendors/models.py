@@ -1,0 +1,329 @@
+"""
+The editorial data model: vendors, and everything a profile is made of.
+
+A fact, event, score or answer cites sources through its own citation table whose
+foreign key to Source is PROTECT: the database refuses to delete a source that
+anything still cites, and the admin says what cites it.
+"""
+
+import uuid
+
+from django.core.validators import MaxValueValidator, MinValueValidator, URLValidator
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+from django.utils import timezone
+
+SCORE_MIN = 1
+SCORE_MAX = 5
+
+
+class Lane(models.Model):
+    name = models.CharField(
+        max_length=100, unique=True, help_text="As readers see it, e.g. “hyperscaler custom silicon”."
+    )
+    slug = models.SlugField(max_length=100, unique=True)
+    description = models.TextField(blank=True, help_text="Markdown. Shown on the lane's page.")
+    position = models.PositiveIntegerField(default=0, help_text="Lanes are listed in this order.")
+
+    class Meta:
+        ordering = ["position", "name"]
+
+    def __str__(self):
+        return self.name
+
+
+class Attribute(models.Model):
+    """One at-a-glance label, shared by every vendor so comparisons can line rows up."""
+
+    name = models.CharField(max_length=100, unique=True, help_text="The row label, e.g. “Memory”.")
+    slug = models.SlugField(max_length=100, unique=True)
+    position = models.PositiveIntegerField(
+        default=0, help_text="Rows appear in this order on every profile and comparison."
+    )
+
+    class Meta:
+        ordering = ["position", "name"]
+        verbose_name = "at-a-glance attribute"
+
+    def __str__(self):
+        return self.name
+
+
+class Axis(models.Model):
+    """A scoring dimension shared by every vendor. Axes may change from one year to the next."""
+
+    name = models.CharField(max_length=100, unique=True, help_text="May carry a year, e.g. “2026 momentum”.")
+    slug = models.SlugField(max_length=100, unique=True)
+    description = models.TextField(blank=True, help_text="What a 1 and a 5 mean on this axis.")
+    position = models.PositiveIntegerField(default=0, help_text="Axes appear in this order.")
+    is_active = models.BooleanField(
+        "active", default=True, help_text="Only active axes are scored and shown."
+    )
+
+    class Meta:
+        ordering = ["position", "name"]
+        verbose_name = "scoring axis"
+        verbose_name_plural = "scoring axes"
+
+    def __str__(self):
+        return self.name
+
+
+class Source(models.Model):
+    title = models.CharField(max_length=300, help_text="The document's own title or headline.")
+    publisher = models.CharField(max_length=200, blank=True, help_text="Who published it, e.g. “AWS”.")
+    url = models.URLField(
+        "URL",
+        max_length=1000,
+        unique=True,
+        validators=[URLValidator(schemes=["http", "https"])],
+        help_text="http or https only. One source per URL.",
+    )
+    accessed_on = models.DateField(
+        "date accessed", null=True, blank=True, help_text="When an editor last read it."
+    )
+    notes = models.TextField(blank=True, help_text="For editors only; never shown to visitors.")
+
+    class Meta:
+        ordering = ["title", "pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(url__startswith="http://") | Q(url__startswith="https://"),
+                name="source_url_http_or_https",
+            ),
+        ]
+
+    def __str__(self):
+        return self.title
+
+
+class VendorQuerySet(models.QuerySet):
+    def published(self, *, at=None):
+        at = at or timezone.now()
+        return self.filter(status=Vendor.Status.PUBLISHED, published_at__lte=at)
+
+
+def logo_upload_to(instance, filename):
+    """Stored under a generated name: nothing of the uploader's file name reaches the disk."""
+    extension = filename.rsplit(".", 1)[-1].lower() if "." in filename else "png"
+    return f"logos/{uuid.uuid4().hex}.{extension}"
+
+
+class Vendor(models.Model):
+    class Status(models.TextChoices):
+        DRAFT = "draft", "Draft"
+        PUBLISHED = "published", "Published"
+
+    name = models.CharField(max_length=200, help_text="The profiled chip line, e.g. “AWS Trainium”.")
+    slug = models.SlugField(max_length=200, unique=True, help_text="Its address: /vendors/<slug>/.")
+    company = models.CharField(max_length=200, help_text="The maker, e.g. “Amazon Web Services”.")
+    lane = models.ForeignKey(Lane, on_delete=models.PROTECT, related_name="vendors")
+    logo = models.ImageField(
+        upload_to=logo_upload_to,
+        blank=True,
+        help_text="PNG, JPEG or WebP, at most 2 MB and 16 megapixels. It is re-encoded on upload.",
+    )
+    summary = models.TextField(blank=True, help_text="Markdown. The intro paragraph under the title.")
+    what_it_is = models.TextField(
+        "key takeaway: what it is", blank=True, help_text="Markdown. One or two sentences."
+    )
+    best_for = models.TextField(
+        "key takeaway: best for", blank=True, help_text="Markdown. Who should pick it."
+    )
+    watch_out = models.TextField(
+        "key takeaway: watch out", blank=True, help_text="Markdown. The main caveat."
+    )
+    alternative_blurb = models.CharField(
+        "best for (one line)",
+        max_length=300,
+        blank=True,
+        help_text="Shown when this vendor is listed as an alternative on another vendor's page.",
+    )
+    verdict = models.TextField(blank=True, help_text="Markdown. The editor's verdict.")
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.DRAFT)
+    published_at = models.DateTimeField(
+        "publish time",
+        null=True,
+        blank=True,
+        help_text="Visitors see the page from this time on. Filled with now when left empty on publishing.",
+    )
+    verified_on = models.DateField(
+        "facts verified on",
+        null=True,
+        blank=True,
+        help_text="The date an editor last checked the whole page against its sources.",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    objects = VendorQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(status="draft") | Q(published_at__isnull=False),
+                name="vendor_published_has_publish_time",
+            ),
+        ]
+
+    def __str__(self):
+        return self.name
+
+    def get_absolute_url(self):
+        return reverse("vendors:detail", kwargs={"slug": self.slug})
+
+
+class Fact(models.Model):
+    """One claim in an at-a-glance row. A vendor may have several under one attribute."""
+
+    vendor = models.ForeignKey(Vendor, on_delete=models.CASCADE, related_name="facts")
+    attribute = models.ForeignKey(Attribute, on_delete=models.PROTECT, related_name="facts")
+    value = models.TextField(help_text="Plain text, as readers will see it.")
+    vendor_stated = models.BooleanField(
+        default=False, help_text="Tick when the figure or claim comes from the vendor itself."
+    )
+    verified_on = models.DateField(
+        null=True, blank=True, help_text="When an editor last checked this claim against its sources."
+    )
+    position = models.PositiveIntegerField(default=0, help_text="Order within the page.")
+    sources = models.ManyToManyField(Source, through="FactCitation", blank=True, related_name="facts")
+
+    class Meta:
+        ordering = ["vendor", "attribute__position", "position", "pk"]
+
+    def __str__(self):
+        return f"{self.attribute}: {self.value[:60]}"
+
+
+class Event(models.Model):
+    class Precision(models.TextChoices):
+        DAY = "day", "Day"
+        MONTH = "month", "Month"
+        YEAR = "year", "Year"
+
+    vendor = models.ForeignKey(Vendor, on_delete=models.CASCADE, related_name="events")
+    date = models.DateField(help_text="For a month or a year, any day in it: it is stored as the first day.")
+    precision = models.CharField(
+        max_length=5,
+        choices=Precision.choices,
+        default=Precision.DAY,
+        help_text="How the date reads: “3 Dec 2025”, “Dec 2025” or “2025”.",
+    )
+    text = models.TextField(help_text="Plain text: what changed.")
+    position = models.PositiveIntegerField(default=0, help_text="Order within the page.")
+    sources = models.ManyToManyField(Source, through="EventCitation", blank=True, related_name="events")
+
+    class Meta:
+        ordering = ["vendor", "position", "date", "pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(precision="day")
+                | Q(precision="month", date__day=1)
+                | Q(precision="year", date__day=1, date__month=1),
+                name="event_date_matches_precision",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.display_date}: {self.text[:60]}"
+
+    def save(self, *args, **kwargs):
+        # The stored date is the first day of the period the editor meant.
+        if self.precision == self.Precision.MONTH:
+            self.date = self.date.replace(day=1)
+        elif self.precision == self.Precision.YEAR:
+            self.date = self.date.replace(month=1, day=1)
+        super().save(*args, **kwargs)
+
+    @property
+    def display_date(self):
+        if self.precision == self.Precision.YEAR:
+            return f"{self.date:%Y}"
+        if self.precision == self.Precision.MONTH:
+            return f"{self.date:%b %Y}"
+        return f"{self.date.day} {self.date:%b %Y}"
+
+
+class Score(models.Model):
+    vendor = models.ForeignKey(Vendor, on_delete=models.CASCADE, related_name="scores")
+    axis = models.ForeignKey(Axis, on_delete=models.PROTECT, related_name="scores")
+    value = models.PositiveSmallIntegerField(
+        validators=[MinValueValidator(SCORE_MIN), MaxValueValidator(SCORE_MAX)],
+        help_text="1 (weak) to 5 (best in class).",
+    )
+    reason = models.TextField(blank=True, help_text="Markdown. Why this mark.")
+    sources = models.ManyToManyField(Source, through="ScoreCitation", blank=True, related_name="scores")
+
+    class Meta:
+        ordering = ["vendor", "axis__position"]
+        constraints = [
+            models.UniqueConstraint(fields=["vendor", "axis"], name="one_score_per_vendor_and_axis"),
+            models.CheckConstraint(
+                condition=Q(value__gte=SCORE_MIN, value__lte=SCORE_MAX), name="score_from_1_to_5"
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.axis}: {self.value}"
+
+
+class FAQ(models.Model):
+    vendor = models.ForeignKey(Vendor, on_delete=models.CASCADE, related_name="faqs")
+    question = models.CharField(max_length=300)
+    answer = models.TextField(help_text="Markdown.")
+    position = models.PositiveIntegerField(default=0, help_text="Order within the page.")
+    sources = models.ManyToManyField(Source, through="FAQCitation", blank=True, related_name="faqs")
+
+    class Meta:
+        ordering = ["vendor", "position", "pk"]
+        verbose_name = "frequently asked question"
+
+    def __str__(self):
+        return self.question
+
+
+class Citation(models.Model):
+    """A link from one cited thing to one source; PROTECT keeps cited sources alive."""
+
+    source = models.ForeignKey(Source, on_delete=models.PROTECT, related_name="%(class)s_set")
+
+    class Meta:
+        abstract = True
+        ordering = ["pk"]
+
+    def __str__(self):
+        return f"{self.cited} cites {self.source}"
+
+
+class FactCitation(Citation):
+    cited = models.ForeignKey(Fact, on_delete=models.CASCADE, db_column="fact_id")
+
+    class Meta(Citation.Meta):
+        verbose_name = "fact citation"
+        constraints = [models.UniqueConstraint(fields=["cited", "source"], name="unique_fact_citation")]
+
+
+class EventCitation(Citation):
+    cited = models.ForeignKey(Event, on_delete=models.CASCADE, db_column="event_id")
+
+    class Meta(Citation.Meta):
+        verbose_name = "event citation"
+        constraints = [models.UniqueConstraint(fields=["cited", "source"], name="unique_event_citation")]
+
+
+class ScoreCitation(Citation):
+    cited = models.ForeignKey(Score, on_delete=models.CASCADE, db_column="score_id")
+
+    class Meta(Citation.Meta):
+        verbose_name = "score citation"
+        constraints = [models.UniqueConstraint(fields=["cited", "source"], name="unique_score_citation")]
+
+
+class FAQCitation(Citation):
+    cited = models.ForeignKey(FAQ, on_delete=models.CASCADE, db_column="faq_id")
+
+    class Meta(Citation.Meta):
+        verbose_name = "answer citation"
+        constraints = [models.UniqueConstraint(fields=["cited", "source"], name="unique_answer_citation")]

@@ -1,0 +1,15 @@
+from django import template
+
+from vendors.markdown import render_markdown, render_markdown_inline
+
+register = template.Library()
+
+
+@register.filter(name="markdown")
+def markdown_filter(text):
+    return render_markdown(text)
+
+
+@register.filter(name="markdown_inline")
+def markdown_inline_filter(text):
+    return render_markdown_inline(text)
