@@ -6,11 +6,13 @@ from django.utils import timezone
 from django.utils.html import format_html_join
 
 from .images import clean_logo
-from .models import FAQ, Attribute, Axis, Event, Fact, Lane, Score, Source, Vendor
+from .models import FAQ, Attribute, Axis, Event, Fact, Lane, Score, SiteSettings, Source, Vendor
 
 admin.site.site_header = "chipsite editorial admin"
 admin.site.site_title = "chipsite admin"
 admin.site.index_title = "Profiles, scores and sources"
+# Profile pages carry wide inline tables: give them the whole width.
+admin.site.enable_nav_sidebar = False
 
 
 @admin.register(Lane)
@@ -118,7 +120,7 @@ class FactForm(PositionedInlineForm):
     class Meta:
         model = Fact
         fields = ["attribute", "value", "vendor_stated", "verified_on", "sources", "position"]
-        widgets = {"value": forms.Textarea(attrs={"rows": 2, "cols": 50})}
+        widgets = {"value": forms.Textarea(attrs={"rows": 2, "cols": 40})}
 
 
 class EventForm(PositionedInlineForm):
@@ -262,3 +264,16 @@ class VendorAdmin(admin.ModelAdmin):
             if instance.position is None:
                 instance.position = next_position
                 next_position += 1
+
+
+@admin.register(SiteSettings)
+class SiteSettingsAdmin(admin.ModelAdmin):
+    list_display = ["__str__", "cta_heading"]
+    list_filter = []
+    search_fields = ["cta_heading", "callout_text"]
+
+    def has_add_permission(self, request):
+        return not SiteSettings.objects.exists()
+
+    def has_delete_permission(self, request, obj=None):
+        return False

@@ -32,6 +32,9 @@ class Lane(models.Model):
     def __str__(self):
         return self.name
 
+    def get_absolute_url(self):
+        return reverse("vendors:lane", kwargs={"slug": self.slug})
+
 
 class Attribute(models.Model):
     """One at-a-glance label, shared by every vendor so comparisons can line rows up."""
@@ -173,6 +176,14 @@ class Vendor(models.Model):
 
     def get_absolute_url(self):
         return reverse("vendors:detail", kwargs={"slug": self.slug})
+
+    @property
+    def is_public(self):
+        return (
+            self.status == self.Status.PUBLISHED
+            and self.published_at is not None
+            and self.published_at <= timezone.now()
+        )
 
 
 class Fact(models.Model):
@@ -327,3 +338,43 @@ class FAQCitation(Citation):
     class Meta(Citation.Meta):
         verbose_name = "answer citation"
         constraints = [models.UniqueConstraint(fields=["cited", "source"], name="unique_answer_citation")]
+
+
+class SiteSettings(models.Model):
+    """Site-wide text editors change without a deploy: one row, edited in the admin."""
+
+    rankings_intro = models.TextField(
+        blank=True, help_text="Markdown. The paragraph above the rankings table on the home page."
+    )
+    callout_text = models.TextField(
+        "explainer callout",
+        blank=True,
+        help_text="Markdown. The short promoted link on every profile, e.g. “New to custom AI silicon? ...”.",
+    )
+    cta_heading = models.CharField(
+        "call to action heading", max_length=200, blank=True, help_text="Shown at the foot of profiles."
+    )
+    cta_text = models.CharField("call to action text", max_length=300, blank=True)
+    cta_link_label = models.CharField(
+        "call to action button",
+        max_length=100,
+        default="See the rankings",
+        help_text="Links to the rankings.",
+    )
+
+    class Meta:
+        verbose_name = "site settings"
+        verbose_name_plural = "site settings"
+        constraints = [models.CheckConstraint(condition=Q(pk=1), name="site_settings_single_row")]
+
+    def __str__(self):
+        return "Site settings"
+
+    def save(self, *args, **kwargs):
+        self.pk = 1
+        super().save(*args, **kwargs)
+
+    @classmethod
+    def load(cls):
+        settings_row, _ = cls.objects.get_or_create(pk=1)
+        return settings_row

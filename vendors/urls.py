@@ -5,5 +5,9 @@ from . import views
 app_name = "vendors"
 
 urlpatterns = [
+    path("", views.RankingsView.as_view(), name="rankings"),
+    path("vendors/", views.VendorListView.as_view(), name="list"),
     path("vendors/<slug:slug>/", views.VendorDetailView.as_view(), name="detail"),
+    path("lanes/", views.LaneListView.as_view(), name="lanes"),
+    path("lanes/<slug:slug>/", views.LaneDetailView.as_view(), name="lane"),
 ]

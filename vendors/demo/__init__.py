@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 from django.db import transaction
 from django.utils.text import slugify
 
-from vendors.models import FAQ, Attribute, Axis, Event, Fact, Lane, Score, Source, Vendor
+from vendors.models import FAQ, Attribute, Axis, Event, Fact, Lane, Score, SiteSettings, Source, Vendor
 
 DEMO_DIR = Path(__file__).resolve().parent
 REFERENCE = DEMO_DIR / "aws_trainium.json"
@@ -38,6 +38,11 @@ ATTRIBUTES = [
     "GA / availability",
     "Next generation",
 ]
+
+RANKINGS_INTRO = (
+    "Every published vendor, scored 1 to 5 on the same axes. Open a vendor for the reason behind "
+    "each score, the facts it rests on, and their sources."
+)
 
 AXES = [
     ("performance", "Performance"),
@@ -108,10 +113,20 @@ class DemoLoader:
             )
             self.report.count("axes", created)
             self.axes[slug] = axis
+        self.load_site_settings()
         self.load_reference()
         for vendor in self.data["vendors"]:
             self.load_vendor(vendor)
         return self.report
+
+    def load_site_settings(self):
+        """The reference's callout and call to action; the rankings intro only says what the table is."""
+        if SiteSettings.objects.exists():
+            return
+        SiteSettings.objects.create(
+            rankings_intro=RANKINGS_INTRO, cta_link_label="See the rankings", **self.reference["site"]
+        )
+        self.report.count("site settings", True)
 
     def source(self, url):
         host = urlsplit(url).hostname or url

@@ -1,0 +1,152 @@
+"""The vendor list's filters. Values the list does not understand are ignored and said so."""
+
+import django_filters
+from django import forms
+from django.db.models import Count, F, Q
+
+from .models import SCORE_MAX, Axis, Lane, Score, Vendor
+
+TOTAL_THRESHOLDS = [5, 10, 15, 20]
+SORTS = {
+    "name": ("name", False),
+    "-name": ("name", True),
+    "total": ("total", False),
+    "-total": ("total", True),
+    "verified": ("verified_on", False),
+    "-verified": ("verified_on", True),
+}
+SORT_LABELS = [
+    ("-total", "Total, highest first"),
+    ("total", "Total, lowest first"),
+    ("name", "Name, A to Z"),
+    ("-name", "Name, Z to A"),
+    ("-verified", "Most recently verified"),
+    ("verified", "Least recently verified"),
+]
+
+
+class VendorFilter(django_filters.FilterSet):
+    """Built from the view's queryset (published vendors with totals), so it can never show more."""
+
+    q = django_filters.CharFilter(
+        method="search",
+        label="Name or company",
+        max_length=100,
+        widget=forms.TextInput(attrs={"type": "search"}),
+    )
+    lane = django_filters.ModelMultipleChoiceFilter(
+        field_name="lane__slug",
+        to_field_name="slug",
+        queryset=Lane.objects.all(),
+        widget=forms.CheckboxSelectMultiple,
+        label="Lane",
+    )
+    min_total = django_filters.ChoiceFilter(
+        field_name="total",
+        lookup_expr="gte",
+        choices=[(n, f"{n} or more") for n in TOTAL_THRESHOLDS],
+        empty_label="Any total",
+        label="Minimum total",
+    )
+    sort = django_filters.ChoiceFilter(method="order", choices=SORT_LABELS, empty_label=None, label="Sort by")
+
+    def __init__(self, data=None, *args, **kwargs):
+        super().__init__(data, *args, **kwargs)
+        self.axes = list(Axis.objects.filter(is_active=True))
+        for axis in self.axes:
+            name = f"min_{axis.slug}"
+            axis_filter = django_filters.ChoiceFilter(
+                field_name=name,
+                method="min_score",
+                choices=[(n, f"{n} or more") for n in range(1, SCORE_MAX + 1)],
+                empty_label="Any",
+                label=axis.name,
+            )
+            axis_filter.parent = self
+            axis_filter.axis = axis
+            self.filters[name] = axis_filter
+
+    def search(self, queryset, name, value):
+        return queryset.filter(Q(name__icontains=value) | Q(company__icontains=value))
+
+    def min_score(self, queryset, name, value):
+        axis = self.filters[name].axis
+        return queryset.filter(scores__axis=axis, scores__value__gte=int(value))
+
+    def order(self, queryset, name, value):
+        field, descending = SORTS[value]
+        expression = F(field)
+        expression = expression.desc(nulls_last=True) if descending else expression.asc(nulls_last=True)
+        return queryset.order_by(expression, "name")
+
+    @property
+    def qs(self):
+        """Apply the valid values only: an invalid one is reported, not a reason to show nothing."""
+        if not hasattr(self, "_qs"):
+            self.form.is_valid()
+            queryset = self.filter_queryset(self.queryset.all())
+            if not self.form.cleaned_data.get("sort"):
+                queryset = self.order(queryset, "sort", "-total")
+            self._qs = queryset
+        return self._qs
+
+    def filter_queryset(self, queryset, *, skip=()):
+        for name, value in self.form.cleaned_data.items():
+            if name in skip:
+                continue
+            queryset = self.filters[name].filter(queryset, value)
+        return queryset
+
+    @property
+    def ignored(self):
+        """What the visitor asked for that the list could not use, in words."""
+        notes = []
+        for name, errors in self.form.errors.items():
+            value = self.data.get(name, "")
+            shown = value if len(value) <= 40 else value[:40] + "…"
+            label = self.form.fields[name].label if name in self.form.fields else name
+            notes.append(
+                f"{label}: “{shown}” is not a value this list understands ({errors[0]}); it was ignored."
+            )
+        known = set(self.filters) | {"page", "vendors"}
+        for name in sorted(set(self.data) - known):
+            notes.append(f"Unknown filter “{name[:40]}” was ignored.")
+        return notes
+
+    def _matching(self, *, without):
+        """Primary keys of the vendors the other filters (all but ``without``) let through."""
+        return self.filter_queryset(self.queryset.all(), skip=(without, "sort")).order_by().values("pk")
+
+    def count_options(self):
+        """Label each option with how many vendors it would match, given the other filters.
+
+        A constant number of queries: one per filter, whatever the number of vendors.
+        """
+        self.form.is_valid()
+        by_lane = dict(
+            Vendor.objects.filter(pk__in=self._matching(without="lane"))
+            .values_list("lane__slug")
+            .annotate(n=Count("pk"))
+        )
+        field = self.form.fields["lane"]
+        field.label_from_instance = lambda lane: f"{lane.name} ({by_lane.get(lane.slug, 0)})"
+        totals = [
+            t
+            for t in self.filter_queryset(self.queryset.all(), skip=("min_total", "sort"))
+            .order_by()
+            .values_list("total", flat=True)
+            if t is not None
+        ]
+        self.form.fields["min_total"].choices = [("", "Any total")] + [
+            (n, f"{n} or more ({sum(1 for t in totals if t >= n)})") for n in TOTAL_THRESHOLDS
+        ]
+        for axis in self.axes:
+            name = f"min_{axis.slug}"
+            values = list(
+                Score.objects.filter(axis=axis, vendor__in=self._matching(without=name)).values_list(
+                    "value", flat=True
+                )
+            )
+            self.form.fields[name].choices = [("", "Any")] + [
+                (n, f"{n} or more ({sum(1 for v in values if v >= n)})") for n in range(1, SCORE_MAX + 1)
+            ]
