@@ -24,7 +24,9 @@ class LaneAdmin(admin.ModelAdmin):
     prepopulated_fields = {"slug": ["name"]}
 
     def get_queryset(self, request):
-        return super().get_queryset(request).annotate(vendor_count=Count("vendors"))
+        return (
+            super().get_queryset(request).annotate(vendor_count=Count("vendors")).order_by("position", "name")
+        )
 
     @admin.display(description="vendors", ordering="vendor_count")
     def vendor_count(self, obj):
@@ -67,6 +69,7 @@ class SourceAdmin(admin.ModelAdmin):
                 + Count("scores", distinct=True)
                 + Count("faqs", distinct=True)
             )
+            .order_by("title", "pk")  # Meta.ordering does not apply to an aggregate query
         )
 
     @admin.display(description="citations", ordering="citation_count")
@@ -136,6 +139,13 @@ class ScoreForm(forms.ModelForm):
         fields = ["axis", "value", "reason", "sources"]
         widgets = {"reason": forms.Textarea(attrs={"rows": 2, "cols": 50})}
 
+    def clean_axis(self):
+        """A score kept on a retired axis stays editable; a new one must use an active axis."""
+        axis = self.cleaned_data["axis"]
+        if not axis.is_active and axis.pk != self.instance.axis_id:
+            raise forms.ValidationError(f"“{axis}” is no longer an active axis: pick an active one.")
+        return axis
+
 
 class FAQForm(PositionedInlineForm):
     class Meta:
@@ -158,11 +168,6 @@ class EventInline(CitedInline):
 class ScoreInline(CitedInline):
     model = Score
     form = ScoreForm
-
-    def formfield_for_foreignkey(self, db_field, request, **kwargs):
-        if db_field.name == "axis":
-            kwargs["queryset"] = Axis.objects.filter(is_active=True)
-        return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
     def get_extra(self, request, obj=None, **kwargs):
         """One empty row, axis filled in, for each active axis the vendor has no score on."""

@@ -241,12 +241,21 @@ class Event(models.Model):
         return f"{self.display_date}: {self.text[:60]}"
 
     def save(self, *args, **kwargs):
-        # The stored date is the first day of the period the editor meant.
+        self.normalize_date()
+        super().save(*args, **kwargs)
+
+    def clean(self):
+        # Before the database constraint is checked by full_clean().
+        self.normalize_date()
+
+    def normalize_date(self):
+        """Store the first day of the period the editor meant: any day in Dec 2025 is Dec 2025."""
+        if self.date is None:
+            return
         if self.precision == self.Precision.MONTH:
             self.date = self.date.replace(day=1)
         elif self.precision == self.Precision.YEAR:
             self.date = self.date.replace(month=1, day=1)
-        super().save(*args, **kwargs)
 
     @property
     def display_date(self):
@@ -376,5 +385,5 @@ class SiteSettings(models.Model):
 
     @classmethod
     def load(cls):
-        settings_row, _ = cls.objects.get_or_create(pk=1)
-        return settings_row
+        """The saved row, or the defaults while nobody has saved one: reading never writes."""
+        return cls.objects.filter(pk=1).first() or cls(pk=1)

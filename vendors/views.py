@@ -6,7 +6,7 @@ from django_filters.views import FilterView
 
 from . import selectors
 from .filters import VendorFilter
-from .models import Lane, SiteSettings, Vendor
+from .models import SCORE_MAX, Lane, SiteSettings, Vendor
 
 
 class PreviewMixin:
@@ -105,7 +105,7 @@ class VendorListView(FilterView):
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         self.filterset.count_options()
-        context["total_max"] = selectors.total_max()
+        context["total_max"] = SCORE_MAX * len(self.filterset.axes)
         context["query_without_page"] = _query_without(self.request.GET, "page")
         return context
 

@@ -1,0 +1,426 @@
+"""The editorial admin, driven the way an editor drives it: real GETs and POSTs."""
+
+import datetime as dt
+import io
+
+import pytest
+from django import forms
+from django.apps import apps
+from django.contrib import admin
+from django.contrib.auth.models import Group
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db.models import ProtectedError
+from django.urls import reverse
+from django.utils import timezone
+from PIL import Image, PngImagePlugin
+
+from tests import factories as f
+from vendors.models import Axis, Event, Source, Vendor
+
+INLINES = ["facts", "events", "scores", "faqs"]
+ADD_URL = "/admin/vendors/vendor/add/"
+
+
+def change_url(vendor):
+    return f"/admin/vendors/vendor/{vendor.pk}/change/"
+
+
+# --- building POST payloads ------------------------------------------------------------
+
+
+BLANK = ["summary", "what_it_is", "best_for", "watch_out", "verdict", "alternative_blurb", "verified_on"]
+
+
+def vendor_fields(lane, **overrides):
+    """The vendor's own fields as the add form submits them: blank text, split publish time."""
+    data = {"name": "AWS Trainium", "slug": "aws-trainium", "company": "Amazon Web Services"}
+    data |= {"lane": lane.pk, "status": Vendor.Status.DRAFT, "published_at_0": "", "published_at_1": ""}
+    return {**data, **dict.fromkeys(BLANK, ""), **overrides}
+
+
+def inline_rows(prefix, rows, initial=0):
+    """A formset's management form plus its rows as ``prefix-i-field`` keys."""
+    data = {
+        f"{prefix}-TOTAL_FORMS": str(len(rows)),
+        f"{prefix}-INITIAL_FORMS": str(initial),
+        f"{prefix}-MIN_NUM_FORMS": "0",
+        f"{prefix}-MAX_NUM_FORMS": "1000",
+    }
+    for i, row in enumerate(rows):
+        data.update({f"{prefix}-{i}-{key}": value for key, value in row.items()})
+    return data
+
+
+def vendor_post(lane, *, inlines=None, initial=None, **fields):
+    """A whole change form: vendor fields and all four inline formsets (empty unless given)."""
+    inlines, initial = inlines or {}, initial or {}
+    data = vendor_fields(lane, **fields)
+    for prefix in INLINES:
+        data.update(inline_rows(prefix, inlines.get(prefix, []), initial.get(prefix, 0)))
+    return data
+
+
+def row(sources=(), **fields):
+    """One inline row; ``sources`` go in as the list of pks the autocomplete submits."""
+    return {**fields, "sources": pks(sources)}
+
+
+def same_vendor(vendor, **overrides):
+    """The change form's own fields for an existing vendor, as saved unless overridden."""
+    kept = {name: getattr(vendor, name) or "" for name in ["name", "slug", "company", "status", *BLANK]}
+    if vendor.published_at:
+        when = timezone.localtime(vendor.published_at)
+        kept |= {"published_at_0": f"{when:%Y-%m-%d}", "published_at_1": f"{when:%H:%M:%S}"}
+    return vendor_post(vendor.lane, **(kept | overrides))
+
+
+def pks(objects):
+    return [obj.pk for obj in objects]
+
+
+# --- images ----------------------------------------------------------------------------
+
+
+def image_bytes(size=(40, 30), image_format="PNG", pnginfo=None, color="teal"):
+    out = io.BytesIO()
+    extra = {"pnginfo": pnginfo} if pnginfo else {}
+    Image.new("RGB", size, color).save(out, format=image_format, **extra)
+    return out.getvalue()
+
+
+def upload(name, content):
+    """What the browser sends; its content type is not trusted, so none is given."""
+    return SimpleUploadedFile(name, content)
+
+
+def stored_logos(media_root):
+    folder = media_root / "logos"
+    return sorted(folder.iterdir()) if folder.exists() else []
+
+
+# --- 1. every admin page opens ---------------------------------------------------------
+
+BUILDERS = {  # by label, so a model registered later without a builder fails loudly below
+    "vendors.Lane": f.make_lane,
+    "vendors.Attribute": f.make_attribute,
+    "vendors.Axis": f.make_axis,
+    "vendors.Source": f.make_source,
+    "vendors.Vendor": f.make_vendor,
+    "vendors.SiteSettings": lambda: apps.get_model("vendors", "SiteSettings").objects.create(),
+    "auth.User": f.make_superuser,
+    "auth.Group": lambda: Group.objects.create(name="Editors"),
+}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("model", list(admin.site._registry), ids=lambda m: m._meta.label)
+def test_every_admin_page_opens_for_a_superuser(admin_client, model):
+    label = model._meta.label
+    assert label in BUILDERS, f"{label} is registered in the admin but this test cannot build one"
+    name = f"admin:{model._meta.app_label}_{model._meta.model_name}"
+    # The add page first: a single-row model may refuse a second one.
+    assert admin_client.get(reverse(f"{name}_add")).status_code == 200
+
+    obj = BUILDERS[label]()
+    changelist = admin_client.get(reverse(f"{name}_changelist"))
+    assert changelist.status_code == 200
+    assert str(obj) in changelist.content.decode()
+    assert admin_client.get(reverse(f"{name}_changelist") + "?q=x").status_code == 200
+    assert admin_client.get(reverse(f"{name}_change", args=[obj.pk])).status_code == 200
+
+
+@pytest.mark.django_db
+def test_vendor_add_page_offers_the_four_inlines_with_a_score_row_per_active_axis(admin_client):
+    active = [f.make_axis(), f.make_axis()]
+    f.make_axis(is_active=False)
+    formsets = [i.formset for i in admin_client.get(ADD_URL).context["inline_admin_formsets"]]
+    assert [fs.prefix for fs in formsets] == INLINES
+    scores = formsets[INLINES.index("scores")]
+    assert [form.initial["axis"] for form in scores.forms] == pks(active)
+
+
+# --- 2. a whole profile through the change form ----------------------------------------
+
+
+@pytest.mark.django_db
+def test_a_full_profile_posted_through_the_admin_is_saved_intact(admin_client):
+    lane, memory = f.make_lane(), f.make_attribute(name="Memory")
+    axes = [f.make_axis(), f.make_axis()]
+    f.make_axis(is_active=False)
+    s = [f.make_source() for _ in range(6)]
+    facts = [
+        row(attribute=memory.pk, value="96 GB HBM3", vendor_stated="on", sources=s[:1], position=""),
+        row(attribute=memory.pk, value="144 GB HBM3e (planned)", sources=s[1:3], position=""),
+    ]
+    events = [row(date="2025-12-01", precision="month", text="Trainium3 announced", sources=s[3:4])]
+    scores = [row(axis=a.pk, value=3 + i, reason=f"Reason {i}", sources=s[4:5]) for i, a in enumerate(axes)]
+    faqs = [
+        row(question="Who can buy it?", answer="Only AWS customers.", sources=s[5:], position=""),
+        row(question="Does it run PyTorch?", answer="Through the Neuron SDK.", position=""),
+    ]
+    inlines = {"facts": facts, "events": events, "scores": scores, "faqs": faqs}
+    data = vendor_post(lane, inlines=inlines, status="published", summary="**Custom** silicon.")
+
+    response = admin_client.post(ADD_URL, data)
+
+    assert response.status_code == 302, response.context and response.context["errors"]
+    vendor = Vendor.objects.get(slug="aws-trainium")
+    assert (vendor.name, vendor.company, vendor.lane) == ("AWS Trainium", "Amazon Web Services", lane)
+    assert vendor.summary == "**Custom** silicon."
+    assert vendor.status == "published" and vendor.published_at is not None
+    assert vendor in Vendor.objects.published()
+
+    saved_facts = list(vendor.facts.all())
+    assert [(x.attribute, x.value, x.vendor_stated) for x in saved_facts] == [
+        (memory, "96 GB HBM3", True),
+        (memory, "144 GB HBM3e (planned)", False),
+    ]
+    assert [x.position for x in saved_facts] == [1, 2]
+    assert [pks(x.sources.all()) for x in saved_facts] == [[s[0].pk], [s[1].pk, s[2].pk]]
+
+    event = vendor.events.get()
+    assert (event.date, event.precision, event.display_date) == (dt.date(2025, 12, 1), "month", "Dec 2025")
+    assert pks(event.sources.all()) == [s[3].pk]
+
+    saved_scores = list(vendor.scores.all())
+    expected_scores = [(axis, 3 + i, f"Reason {i}") for i, axis in enumerate(axes)]
+    assert [(x.axis, x.value, x.reason) for x in saved_scores] == expected_scores
+    assert all(pks(x.sources.all()) == [s[4].pk] for x in saved_scores)
+
+    saved_faqs = list(vendor.faqs.all())
+    assert [x.question for x in saved_faqs] == ["Who can buy it?", "Does it run PyTorch?"]
+    assert [pks(x.sources.all()) for x in saved_faqs] == [[s[5].pk], []]
+
+
+@pytest.mark.django_db
+def test_an_event_with_month_precision_accepts_any_day_and_stores_the_first(admin_client):
+    event = {"date": "2025-12-15", "precision": "month", "text": "Trainium3 announced"}
+    response = admin_client.post(ADD_URL, vendor_post(f.make_lane(), inlines={"events": [event]}))
+    assert response.status_code == 302
+    assert Event.objects.get().date == dt.date(2025, 12, 1)
+
+
+def rows_on_page(response):
+    """Every inline row as the change page renders it, i.e. what the browser sends back unchanged."""
+
+    def sent(field, value):  # an empty multi-select sends nothing; an empty input sends ""
+        if value is None:
+            return [] if isinstance(field, forms.ModelMultipleChoiceField) else ""
+        return value
+
+    rows, initial = {}, {}
+    for inline in response.context["inline_admin_formsets"]:
+        formset = inline.formset
+        initial[formset.prefix] = formset.initial_form_count()
+        rows[formset.prefix] = [
+            {name: sent(field, form[name].value()) for name, field in form.fields.items()}
+            for form in formset.forms
+        ]
+    return rows, initial
+
+
+@pytest.mark.django_db
+def test_editing_a_vendor_keeps_its_rows_and_changes_one_fact(admin_client):
+    vendor, memory = f.make_vendor(), f.make_attribute()
+    scored, unscored = f.make_axis(), f.make_axis()
+    s1, s2 = f.make_source(), f.make_source()
+    first = f.make_fact(vendor=vendor, attribute=memory, value="96 GB", position=1, sources=[s1])
+    second = f.make_fact(vendor=vendor, attribute=memory, value="144 GB", position=2, sources=[s2])
+    f.make_event(vendor=vendor, sources=[s1])
+    f.make_score(vendor=vendor, axis=scored, value=4, sources=[s2])
+    f.make_faq(vendor=vendor, sources=[s1, s2])
+
+    rows, initial = rows_on_page(admin_client.get(change_url(vendor)))
+    assert initial == {"facts": 2, "events": 1, "scores": 1, "faqs": 1}
+    assert [r["axis"] for r in rows["scores"]] == [scored.pk, unscored.pk]  # + the pre-filled empty row
+    rows["facts"][1]["value"] = "192 GB"
+    rows["facts"].append(row(attribute=memory.pk, value="HBM4 later", position=""))
+
+    response = admin_client.post(change_url(vendor), same_vendor(vendor, inlines=rows, initial=initial))
+
+    assert response.status_code == 302, response.context and response.context["errors"]
+    edited = Vendor.objects.get(pk=vendor.pk)
+    assert (edited.summary, edited.status) == (vendor.summary, "published")
+    assert edited.published_at == vendor.published_at.replace(microsecond=0)
+    facts = list(vendor.facts.all())
+    assert [(x.value, x.position) for x in facts] == [("96 GB", 1), ("192 GB", 2), ("HBM4 later", 3)]
+    assert pks(facts[:2]) == [first.pk, second.pk]
+    assert [pks(x.sources.all()) for x in facts] == [[s1.pk], [s2.pk], []]
+    assert (vendor.events.count(), vendor.faqs.count()) == (1, 1)
+    assert pks(vendor.faqs.get().sources.all()) == [s1.pk, s2.pk]
+    assert [(x.axis, x.value) for x in vendor.scores.all()] == [(scored, 4)]
+
+
+@pytest.mark.django_db
+def test_a_vendor_scored_on_a_since_deactivated_axis_can_still_be_edited(admin_client):
+    vendor, last_year = f.make_vendor(published=False), f.make_axis(name="2025 momentum")
+    f.make_score(vendor=vendor, axis=last_year, value=3)
+    Axis.objects.filter(pk=last_year.pk).update(is_active=False)
+    rows, initial = rows_on_page(admin_client.get(change_url(vendor)))
+    data = same_vendor(vendor, inlines=rows, initial=initial, summary="Edited.")
+
+    response = admin_client.post(change_url(vendor), data)
+
+    assert response.status_code == 302, response.context["errors"]
+    assert vendor.scores.get().axis == last_year
+
+
+# --- 3. sources from the vendor page: autocomplete and "add another" -------------------
+
+
+@pytest.mark.django_db
+def test_sources_can_be_found_and_added_from_a_vendors_page(admin_client):
+    vendor = f.make_vendor()
+    f.make_fact(vendor=vendor)
+
+    html = admin_client.get(change_url(vendor)).content.decode()
+
+    assert 'name="facts-0-sources"' in html
+    assert 'class="admin-autocomplete"' in html and 'data-ajax--url="/admin/autocomplete/"' in html
+    assert 'id="add_id_facts-0-sources"' in html
+    assert "/admin/vendors/source/add/?_to_field=id&amp;_popup=1" in html
+
+
+@pytest.mark.django_db
+def test_the_add_source_popup_creates_a_source_and_hands_it_back(admin_client):
+    url = "/admin/vendors/source/add/?_to_field=id&_popup=1"
+    assert admin_client.get(url).status_code == 200
+
+    data = {"title": "Trainium3 launch", "publisher": "AWS", "url": "https://aws.example/t3", "_popup": "1"}
+    response = admin_client.post(url, {**data, "_to_field": "id", "accessed_on": "", "notes": ""})
+
+    source = Source.objects.get(url="https://aws.example/t3")
+    assert response.status_code == 200
+    assert "admin/popup_response.html" in [t.name for t in response.templates]
+    assert f'"value": "{source.pk}"' in response.context["popup_response_data"]
+
+
+@pytest.mark.django_db
+def test_source_autocomplete_returns_matching_sources_as_json(admin_client):
+    wanted = f.make_source(title="Trainium3 launch")
+    f.make_source(title="Unrelated paper")
+    params = {"app_label": "vendors", "model_name": "fact", "field_name": "sources", "term": "trainium"}
+
+    response = admin_client.get("/admin/autocomplete/", params)
+
+    assert response.status_code == 200
+    assert response.json()["results"] == [{"id": str(wanted.pk), "text": "Trainium3 launch"}]
+
+
+# --- 4. cited sources cannot be deleted ------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_admin_refuses_to_delete_a_cited_source_and_says_what_cites_it(admin_client):
+    source = f.make_source(title="HBM datasheet")
+    f.make_fact(vendor=f.make_vendor(name="Groq"), value="230 MB SRAM on die", sources=[source])
+    url = f"/admin/vendors/source/{source.pk}/delete/"
+
+    for response in [admin_client.get(url), admin_client.post(url, {"post": "yes"})]:
+        html = response.content.decode()
+        assert response.status_code == 200
+        assert "Cannot delete source" in html
+        assert "230 MB SRAM on die" in html
+    assert Source.objects.filter(pk=source.pk).exists()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("make_cited", [f.make_fact, f.make_event, f.make_score, f.make_faq])
+def test_a_cited_source_cannot_be_deleted_through_the_orm(make_cited):
+    source = f.make_source()
+    make_cited(vendor=f.make_vendor(), sources=[source])
+    with pytest.raises(ProtectedError):
+        source.delete()
+    assert Source.objects.filter(pk=source.pk).exists()
+
+
+@pytest.mark.django_db
+def test_an_uncited_source_can_be_deleted_through_the_admin(admin_client):
+    source = f.make_source()
+    response = admin_client.post(f"/admin/vendors/source/{source.pk}/delete/", {"post": "yes"})
+    assert response.status_code == 302
+    assert not Source.objects.filter(pk=source.pk).exists()
+
+
+# --- 5. logo uploads -------------------------------------------------------------------
+
+
+def post_logo(client, logo, vendor=None):
+    """Submit the add page, or the change page of ``vendor``, with a logo and no inline rows."""
+    if vendor is None:
+        return client.post(ADD_URL, {**vendor_post(f.make_lane()), "logo": logo})
+    return client.post(change_url(vendor), {**same_vendor(vendor), "logo": logo})
+
+
+@pytest.mark.django_db
+def test_a_png_logo_is_stored_under_a_generated_name_and_re_encoded(admin_client, media_root):
+    info = PngImagePlugin.PngInfo()
+    info.add_text("Comment", "SECRET-TEXT-CHUNK")
+    content = image_bytes(size=(40, 30), pnginfo=info) + b"APPENDED-PAYLOAD"
+
+    response = post_logo(admin_client, upload("acme-logo.png", content))
+
+    assert response.status_code == 302
+    logo = Vendor.objects.get().logo
+    assert logo.name.startswith("logos/") and logo.name.endswith(".png")
+    assert "acme" not in logo.name
+    stored = logo.read()
+    assert b"SECRET-TEXT-CHUNK" not in stored and b"APPENDED-PAYLOAD" not in stored
+    with Image.open(io.BytesIO(stored)) as image:
+        assert (image.format, image.size) == ("PNG", (40, 30))
+    assert stored_logos(media_root) == [media_root / logo.name]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("image_format", "extension"), [("JPEG", "jpg"), ("WEBP", "webp")])
+def test_jpeg_and_webp_logos_are_accepted(admin_client, image_format, extension):
+    response = post_logo(admin_client, upload(f"logo.{extension}", image_bytes(image_format=image_format)))
+    assert response.status_code == 302
+    logo = Vendor.objects.get().logo
+    assert logo.name.endswith(f".{extension}")
+    with Image.open(logo) as image:
+        assert image.format == image_format
+
+
+@pytest.mark.django_db
+def test_a_logo_can_be_added_on_the_change_page_and_is_kept_when_not_resent(admin_client):
+    vendor = f.make_vendor(published=False)
+
+    assert post_logo(admin_client, upload("new.png", image_bytes()), vendor).status_code == 302
+    vendor.refresh_from_db()
+    stored_name = vendor.logo.name
+    assert stored_name.startswith("logos/") and "new" not in stored_name
+
+    assert admin_client.post(change_url(vendor), same_vendor(vendor, summary="Edited.")).status_code == 302
+    vendor.refresh_from_db()
+    assert (vendor.logo.name, vendor.summary) == (stored_name, "Edited.")
+
+
+SVG = b'<svg xmlns="http://www.w3.org/2000/svg" width="9" height="9"><script>alert(1)</script></svg>'
+NOT_AN_IMAGE = "Upload a valid image"
+NOT_ALLOWED = "The logo must be a PNG, JPEG or WebP image (this file is GIF)."
+PIXELS = "The logo is 200 × 200 pixels; the limit is 10000 pixels in all."
+BYTES = "The logo is 4 KB; the limit is 1 KB."
+REFUSED = {  # file name, content, settings, what the editor is told
+    "text_named_png": ("logo.png", b"not an image\n" * 20, {}, NOT_AN_IMAGE),
+    "svg": ("logo.svg", SVG, {}, NOT_AN_IMAGE),
+    "gif": ("logo.gif", image_bytes(image_format="GIF"), {}, NOT_ALLOWED),
+    "too_many_pixels": ("big.png", image_bytes(size=(200, 200)), {"LOGO_MAX_PIXELS": 10_000}, PIXELS),
+    "too_many_bytes": ("heavy.png", image_bytes() + b"\0" * 4096, {"LOGO_MAX_BYTES": 1024}, BYTES),
+}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("kind", list(REFUSED))
+def test_a_bad_logo_is_a_form_error_and_nothing_is_saved(admin_client, settings, media_root, kind):
+    name, content, overrides, message = REFUSED[kind]
+    for setting, value in overrides.items():
+        setattr(settings, setting, value)
+
+    response = post_logo(admin_client, upload(name, content))
+
+    assert response.status_code == 200
+    errors = response.context["adminform"].form.errors["logo"]
+    assert len(errors) == 1 and errors[0].startswith(message), errors
+    assert not Vendor.objects.exists()
+    assert stored_logos(media_root) == []

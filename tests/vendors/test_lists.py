@@ -1,0 +1,238 @@
+"""Rankings, lanes and the filtered vendor list: sorting, filtering, bad input, query counts."""
+
+import re
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from tests.factories import (
+    make_attribute,
+    make_axis,
+    make_event,
+    make_fact,
+    make_faq,
+    make_lane,
+    make_score,
+    make_source,
+    make_vendor,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def world():
+    """Three lanes, two axes, five vendors with different scores."""
+    hyper = make_lane(name="hyperscaler custom silicon", slug="hyperscaler-custom-silicon", position=1)
+    gpu = make_lane(name="merchant GPU", slug="merchant-gpu", position=2)
+    infer = make_lane(name="inference specialist", slug="inference-specialist", position=3)
+    perf = make_axis(name="Performance", slug="performance")
+    soft = make_axis(name="Software", slug="software")
+    vendors = {}
+    for name, company, lane, scores in [
+        ("AWS Trainium", "Amazon Web Services", hyper, (4, 3)),
+        ("Google TPU", "Google", hyper, (5, 4)),
+        ("AMD Instinct", "AMD", gpu, (4, 2)),
+        ("Groq", "Groq, Inc.", infer, (3, 5)),
+        ("Cerebras", "Cerebras Systems", infer, None),
+    ]:
+        vendor = make_vendor(name=name, company=company, lane=lane)
+        if scores:
+            make_score(vendor=vendor, axis=perf, value=scores[0])
+            make_score(vendor=vendor, axis=soft, value=scores[1])
+        vendors[name] = vendor
+    return vendors
+
+
+def names_in(html):
+    return re.findall(r'<h2><a href="/vendors/[^"]+/">([^<]+)</a></h2>', html)
+
+
+def ranking_names(html):
+    return re.findall(r'<th scope="row"><a href="/vendors/[^"]+/">([^<]+)</a></th>', html)
+
+
+class TestRankings:
+    def test_default_order_is_total_highest_first_unscored_last(self, client, world):
+        names = ranking_names(client.get("/").content.decode())
+        assert names == ["Google TPU", "Groq", "AWS Trainium", "AMD Instinct", "Cerebras"]
+
+    @pytest.mark.parametrize(
+        ("sort", "expected"),
+        [
+            ("-axis-software", ["Groq", "Google TPU", "AWS Trainium", "AMD Instinct", "Cerebras"]),
+            ("axis-software", ["AMD Instinct", "AWS Trainium", "Google TPU", "Groq", "Cerebras"]),
+            ("name", ["AMD Instinct", "AWS Trainium", "Cerebras", "Google TPU", "Groq"]),
+            ("-name", ["Groq", "Google TPU", "Cerebras", "AWS Trainium", "AMD Instinct"]),
+            ("lane", ["AWS Trainium", "Google TPU", "AMD Instinct", "Cerebras", "Groq"]),
+        ],
+    )
+    def test_sort_by_any_column(self, client, world, sort, expected):
+        assert ranking_names(client.get("/", {"sort": sort}).content.decode()) == expected
+
+    def test_header_links_sort_without_javascript(self, client, world):
+        page = client.get("/").content.decode()
+        assert 'href="?sort=-axis-software"' in page
+        page = client.get("/?sort=-axis-software").content.decode()
+        assert 'aria-sort="descending"' in page
+        assert 'href="?sort=axis-software"' in page  # clicking again reverses
+
+    @pytest.mark.parametrize("sort", ["password", "-", "axis-nope", "x" * 5000, "name'--"])
+    def test_unknown_sort_is_said_and_ignored(self, client, world, sort):
+        response = client.get("/", {"sort": sort})
+        assert response.status_code == 200
+        assert "was ignored" in response.content.decode()
+        assert ranking_names(response.content.decode())[0] == "Google TPU"
+
+    def test_totals_and_scores_shown(self, client, world):
+        text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", client.get("/").content.decode()))
+        assert re.search(r"Google TPU hyperscaler custom silicon 5 4 9", text)
+
+
+class TestVendorList:
+    def test_lists_all_published_vendors_sorted_by_total(self, client, world):
+        assert names_in(client.get("/vendors/").content.decode()) == [
+            "Google TPU", "Groq", "AWS Trainium", "AMD Instinct", "Cerebras",
+        ]  # fmt: skip
+
+    def test_several_lanes_at_once(self, client, world):
+        page = client.get("/vendors/?lane=merchant-gpu&lane=inference-specialist&sort=name").content.decode()
+        assert names_in(page) == ["AMD Instinct", "Cerebras", "Groq"]
+
+    def test_minimum_total(self, client, world):
+        assert names_in(client.get("/vendors/?min_total=5").content.decode()) == [
+            "Google TPU", "Groq", "AWS Trainium", "AMD Instinct",
+        ]  # fmt: skip
+        assert names_in(client.get("/vendors/?min_total=10").content.decode()) == []
+
+    def test_minimum_score_on_an_axis(self, client, world):
+        page = client.get("/vendors/?min_software=4&sort=name").content.decode()
+        assert names_in(page) == ["Google TPU", "Groq"]
+        page = client.get("/vendors/?min_software=4&min_performance=4").content.decode()
+        assert names_in(page) == ["Google TPU"]
+
+    def test_text_search_on_name_and_company(self, client, world):
+        assert names_in(client.get("/vendors/?q=amazon").content.decode()) == ["AWS Trainium"]
+        assert names_in(client.get("/vendors/?q=cerebras").content.decode()) == ["Cerebras"]
+
+    def test_each_option_shows_how_many_it_would_match(self, client, world):
+        page = client.get("/vendors/?lane=inference-specialist").content.decode()
+        assert "hyperscaler custom silicon (2)" in page
+        assert "inference specialist (2)" in page
+        assert "merchant GPU (1)" in page
+        # Other filters count within the chosen lane: only Groq is scored there.
+        assert ">4 or more (1)<" in page
+        assert ">5 or more (1)<" in page
+
+    def test_pagination(self, client, world):
+        lane = make_lane()
+        for n in range(25):
+            make_vendor(name=f"Extra {n:02}", lane=lane)
+        first = client.get("/vendors/?sort=name").content.decode()
+        assert len(names_in(first)) == 20
+        assert "Page 1 of 2" in first
+        assert 'href="?sort=name&amp;page=2"' in first
+        second = client.get("/vendors/?sort=name&page=2").content.decode()
+        assert len(names_in(second)) == 10
+
+    @pytest.mark.parametrize(
+        "query",
+        [
+            "min_total=abc",
+            "sort=password",
+            "page=-1",
+            "page=abc",
+            "page=99999",
+            "lane=no-such-lane",
+            "min_software=9",
+            "min_total=1e9999",
+            "q=" + "x" * 10000,
+            "lane=" + "y" * 5000,
+            "unknown=1",
+            "q=%00",
+            "min_total=5&min_total=abc",
+        ],
+    )
+    def test_bad_values_never_500_and_are_said(self, client, world, query):
+        response = client.get("/vendors/?" + query)
+        assert response.status_code == 200
+        page = response.content.decode()
+        if not query.startswith("page="):
+            assert "ignored" in page
+        assert names_in(page)  # never silently "nothing"
+
+    def test_an_ignored_value_keeps_the_valid_ones(self, client, world):
+        page = client.get("/vendors/?lane=merchant-gpu&min_total=abc").content.decode()
+        assert names_in(page) == ["AMD Instinct"]
+        assert "Minimum total: “abc” is not a value this list understands" in page
+
+
+class TestLanes:
+    def test_lane_page_lists_vendors_with_best_for_and_total(self, client, world):
+        world["Google TPU"].alternative_blurb = "large, steady training runs"
+        world["Google TPU"].save()
+        page = client.get("/lanes/hyperscaler-custom-silicon/").content.decode()
+        assert names_in(page) == ["Google TPU", "AWS Trainium"]
+        assert "large, steady training runs" in page
+        assert "<strong>9</strong> / 10" in page
+
+    def test_unknown_lane_is_404(self, client, world):
+        assert client.get("/lanes/nope/").status_code == 404
+
+
+def populate(count):
+    """``count`` more published vendors, each with facts, events, scores, FAQs and citations."""
+    lanes = [make_lane() for _ in range(3)]
+    axes = list(__import__("vendors.models", fromlist=["Axis"]).Axis.objects.all()) or [
+        make_axis() for _ in range(5)
+    ]
+    attributes = [make_attribute() for _ in range(4)]
+    for n in range(count):
+        vendor = make_vendor(lane=lanes[n % 3])
+        sources = [make_source(), make_source()]
+        for attribute in attributes:
+            make_fact(vendor=vendor, attribute=attribute, sources=sources)
+            make_fact(vendor=vendor, attribute=attribute, sources=sources[:1])
+        make_event(vendor=vendor, sources=sources)
+        make_event(vendor=vendor, sources=sources[1:])
+        for axis in axes:
+            make_score(vendor=vendor, axis=axis, value=1 + n % 5, sources=sources[:1])
+        make_faq(vendor=vendor, sources=sources)
+    return vendor
+
+
+def count_queries(client, url):
+    with CaptureQueriesContext(connection) as context:
+        response = client.get(url)
+    assert response.status_code == 200
+    return len(context)
+
+
+PAGES = {
+    "rankings": ("/", 4),
+    "rankings sorted by an axis": ("/?sort=-axis-{axis}", 4),
+    "vendor list": ("/vendors/", 11),
+    "vendor list filtered": ("/vendors/?lane={lane}&min_total=5&min_{axis}=2&q=e", 12),
+    "lanes": ("/lanes/", 1),
+    "lane": ("/lanes/{lane}/", 3),
+    "profile": ("/vendors/{vendor}/", 12),
+}
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_query_count_is_pinned_and_does_not_grow_with_the_data(client, name, django_assert_num_queries):
+    url, expected = PAGES[name]
+    vendor = populate(2)
+    from vendors.models import Axis
+
+    def fill(template):
+        return template.format(axis=Axis.objects.first().slug, lane=vendor.lane.slug, vendor=vendor.slug)
+
+    small = fill(url)
+    with django_assert_num_queries(expected):
+        assert client.get(small).status_code == 200
+    vendor = populate(12)
+    large = fill(url)
+    with django_assert_num_queries(expected):
+        assert client.get(large).status_code == 200
