@@ -11,7 +11,7 @@ PYTHON ?= $(shell for p in python3.14 python3.13 python3.12 python3 python; do \
 	command -v $$p >/dev/null 2>&1 && $$p -c 'import sys; sys.exit(sys.version_info < (3, 12))' 2>/dev/null \
 	&& { echo $$p; break; }; done)
 
-.PHONY: run test check lint clean
+.PHONY: run test check bench clean
 
 $(BIN)/python:
 	@if [ -z "$(PYTHON)" ]; then \
@@ -46,3 +46,7 @@ check: $(VENV)/.installed
 
 clean:
 	rm -rf $(VENV) db.sqlite3 staticfiles .pytest_cache
+
+## Query counts and time ratios of the public pages at 19 and 1,009 vendors
+bench: $(VENV)/.installed
+	SECRET_KEY=bench-only-secret-key DEBUG=1 $(BIN)/python bench/pages.py

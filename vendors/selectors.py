@@ -2,7 +2,8 @@
 
 from dataclasses import dataclass, field
 
-from django.db.models import F, OuterRef, Prefetch, Q, Subquery, Sum
+from django.db.models import Count, F, OuterRef, Prefetch, Q, Subquery, Sum, Window
+from django.db.models.functions import RowNumber
 
 from .models import FAQ, SCORE_MAX, Axis, Event, Fact, Score, Source, Vendor
 
@@ -57,6 +58,9 @@ def profile_queryset(*, preview=False):
     )
 
 
+ALTERNATIVES_PER_LANE = 6
+
+
 @dataclass
 class Footnotes:
     """Numbers sources in the order a reader first meets them on the page."""
@@ -105,6 +109,8 @@ class Profile:
     verified_on: object
     same_lane: list
     other_lanes: list
+    same_lane_count: int = 0
+    more_in_lanes: list = field(default_factory=list)
 
     @property
     def events_year(self):
@@ -134,10 +140,17 @@ def build_profile(vendor, *, preview=False):
     # A page is only as fresh as its least recently checked fact.
     fact_dates = [fact.verified_on for fact in vendor.ordered_facts if fact.verified_on]
     verified_on = min(fact_dates) if fact_dates else vendor.verified_on
+    # At most a few per lane, so that a profile stays the same size however many vendors
+    # the site holds; the lane's own page lists the rest.
     others = list(
         public_vendors(preview=preview)
         .exclude(pk=vendor.pk)
         .select_related("lane")
+        .annotate(
+            rank_in_lane=Window(RowNumber(), partition_by=[F("lane_id")], order_by=[F("name").asc()]),
+            in_lane=Window(Count("pk"), partition_by=[F("lane_id")]),
+        )
+        .filter(rank_in_lane__lte=ALTERNATIVES_PER_LANE)
         .order_by("lane__position", "lane__name", "name")
     )
     return Profile(
@@ -152,6 +165,14 @@ def build_profile(vendor, *, preview=False):
         verified_on=verified_on,
         same_lane=[v for v in others if v.lane_id == vendor.lane_id],
         other_lanes=[v for v in others if v.lane_id != vendor.lane_id],
+        same_lane_count=next((v.in_lane for v in others if v.lane_id == vendor.lane_id), 0),
+        more_in_lanes=list(
+            {
+                v.lane_id: v.lane
+                for v in others
+                if v.lane_id != vendor.lane_id and v.in_lane > ALTERNATIVES_PER_LANE
+            }.values()
+        ),
     )
 
 

@@ -51,9 +51,10 @@ class RankingsView(TemplateView):
             sort=sort or "-total",
             ignored_sort=None if sort else asked,
             site=SiteSettings.load(),
-            columns=[("name", "Vendor"), ("lane", "Lane")]
+            # Total comes second so that a phone shows it without scrolling.
+            columns=[("name", "Vendor"), ("total", "Total")]
             + [(f"axis-{axis.slug}", axis.name) for axis in axes]
-            + [("total", "Total"), ("verified", "Verified")],
+            + [("lane", "Lane"), ("verified", "Verified")],
         )
         return context
 

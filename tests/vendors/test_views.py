@@ -234,3 +234,16 @@ class TestDraftsNeverLeak:
         response = admin_client.get(vendors[0].get_absolute_url())
         assert "Draft: not public." not in response.content.decode()
         assert "no-store" not in response.get("Cache-Control", "")
+
+
+def test_alternatives_stay_short_however_many_vendors_a_lane_has(client):
+    lane, crowded = make_lane(name="merchant GPU"), make_lane(name="inference specialist", slug="inference")
+    vendor = make_vendor(lane=lane)
+    for n in range(9):
+        make_vendor(name=f"Same {n}", lane=lane)
+        make_vendor(name=f"Other {n}", lane=crowded)
+    text = visible_text(client.get(vendor.get_absolute_url()).content.decode())
+    assert "Same 5" in text and "Same 6" not in text
+    assert "Other 5" in text and "Other 6" not in text
+    assert "All 9 other vendors in merchant GPU" in text
+    assert "More in inference specialist." in text
