@@ -130,23 +130,19 @@ class VendorFilter(django_filters.FilterSet):
         )
         field = self.form.fields["lane"]
         field.label_from_instance = lambda lane: f"{lane.name} ({by_lane.get(lane.slug, 0)})"
-        totals = [
-            t
-            for t in self.filter_queryset(self.queryset.all(), skip=("min_total", "sort"))
+        totals = (
+            self.filter_queryset(self.queryset.all(), skip=("min_total", "sort"))
             .order_by()
-            .values_list("total", flat=True)
-            if t is not None
-        ]
+            .aggregate(**{f"at_least_{n}": Count("pk", filter=Q(total__gte=n)) for n in TOTAL_THRESHOLDS})
+        )
         self.form.fields["min_total"].choices = [("", "Any total")] + [
-            (n, f"{n} or more ({sum(1 for t in totals if t >= n)})") for n in TOTAL_THRESHOLDS
+            (n, f"{n} or more ({totals[f'at_least_{n}']})") for n in TOTAL_THRESHOLDS
         ]
         for axis in self.axes:
             name = f"min_{axis.slug}"
-            values = list(
-                Score.objects.filter(axis=axis, vendor__in=self._matching(without=name)).values_list(
-                    "value", flat=True
-                )
+            counts = Score.objects.filter(axis=axis, vendor__in=self._matching(without=name)).aggregate(
+                **{f"at_least_{n}": Count("pk", filter=Q(value__gte=n)) for n in range(1, SCORE_MAX + 1)}
             )
             self.form.fields[name].choices = [("", "Any")] + [
-                (n, f"{n} or more ({sum(1 for v in values if v >= n)})") for n in range(1, SCORE_MAX + 1)
+                (n, f"{n} or more ({counts[f'at_least_{n}']})") for n in range(1, SCORE_MAX + 1)
             ]
