@@ -6,6 +6,7 @@ from django.urls import include, path
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("", include("vendors.urls")),
+    path("", include("comparisons.urls")),
 ]
 
 if settings.DEBUG:

@@ -1,1 +1,204 @@
-# Comparisons arrive with their own issue; the app exists so URLs and settings have a home.
+"""Editorial head-to-head comparisons of two to five vendors, with their own criteria."""
+
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+from django.utils import timezone
+
+from vendors.models import SCORE_MAX, SCORE_MIN, Attribute, Axis, Citation, Source, Vendor
+
+MIN_VENDORS = 2
+MAX_VENDORS = 5
+
+
+class ComparisonQuerySet(models.QuerySet):
+    def published(self, *, at=None):
+        at = at or timezone.now()
+        return self.filter(status=Comparison.Status.PUBLISHED, published_at__lte=at)
+
+
+class Comparison(models.Model):
+    class Status(models.TextChoices):
+        DRAFT = "draft", "Draft"
+        PUBLISHED = "published", "Published"
+
+    title = models.CharField(max_length=200, help_text="E.g. “Google TPU vs AWS Trainium vs Nvidia GPU”.")
+    slug = models.SlugField(max_length=200, unique=True, help_text="Its address: /compare/<slug>/.")
+    summary = models.CharField(max_length=300, help_text="One line, shown wherever the comparison is listed.")
+    intro = models.TextField(blank=True, help_text="Markdown. Shown above the table.")
+    verdict = models.TextField(blank=True, help_text="Markdown. The editor's verdict.")
+    vendors = models.ManyToManyField(Vendor, through="ComparisonVendor", related_name="comparisons")
+    sources = models.ManyToManyField(
+        Source, through="ComparisonCitation", blank=True, related_name="comparisons"
+    )
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.DRAFT)
+    published_at = models.DateTimeField(
+        "publish time",
+        null=True,
+        blank=True,
+        help_text="Visitors see the page from this time on. Filled with now when left empty on publishing.",
+    )
+    verified_on = models.DateField(
+        "verified on", null=True, blank=True, help_text="When an editor last checked the page's own text."
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    objects = ComparisonQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["title"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(status="draft") | Q(published_at__isnull=False),
+                name="comparison_published_has_publish_time",
+            ),
+        ]
+
+    def __str__(self):
+        return self.title
+
+    def get_absolute_url(self):
+        return reverse("comparisons:detail", kwargs={"slug": self.slug})
+
+    @property
+    def is_public(self):
+        return (
+            self.status == self.Status.PUBLISHED
+            and self.published_at is not None
+            and self.published_at <= timezone.now()
+        )
+
+
+class ComparisonVendor(models.Model):
+    comparison = models.ForeignKey(Comparison, on_delete=models.CASCADE, related_name="entries")
+    vendor = models.ForeignKey(Vendor, on_delete=models.PROTECT, related_name="+")
+    position = models.PositiveIntegerField(default=0, help_text="Columns appear in this order.")
+    pick_if = models.CharField(
+        "pick this if",
+        max_length=300,
+        blank=True,
+        help_text="Completes “Pick this if …”, e.g. “you already run on AWS”.",
+    )
+
+    class Meta:
+        ordering = ["comparison", "position", "pk"]
+        verbose_name = "compared vendor"
+        constraints = [
+            models.UniqueConstraint(fields=["comparison", "vendor"], name="vendor_once_per_comparison"),
+        ]
+
+    def __str__(self):
+        return f"{self.vendor} in {self.comparison}"
+
+
+class Criterion(models.Model):
+    """A row of the comparison's own: a value or a 1-5 mark per vendor, or a pointer to shared data."""
+
+    comparison = models.ForeignKey(Comparison, on_delete=models.CASCADE, related_name="criteria")
+    name = models.CharField(max_length=100, help_text="E.g. “Token price”.")
+    position = models.PositiveIntegerField(default=0, help_text="Rows appear in this order.")
+    attribute = models.ForeignKey(
+        Attribute,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="Show this at-a-glance attribute's values instead of writing them again.",
+    )
+    axis = models.ForeignKey(
+        Axis,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="Show this axis's scores instead of marking again.",
+    )
+
+    class Meta:
+        ordering = ["comparison", "position", "pk"]
+        verbose_name_plural = "criteria"
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(attribute__isnull=True) | Q(axis__isnull=True),
+                name="criterion_points_to_one_thing_at_most",
+            ),
+            models.UniqueConstraint(fields=["comparison", "name"], name="criterion_name_once_per_comparison"),
+        ]
+
+    def __str__(self):
+        return self.name
+
+
+class Assessment(models.Model):
+    """One vendor's value or mark on one criterion, with a reason and citations."""
+
+    criterion = models.ForeignKey(Criterion, on_delete=models.CASCADE, related_name="assessments")
+    vendor = models.ForeignKey(Vendor, on_delete=models.CASCADE, related_name="+")
+    value = models.CharField(
+        max_length=300, blank=True, help_text="Plain text, e.g. “$0.60 per million tokens”."
+    )
+    mark = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(SCORE_MIN), MaxValueValidator(SCORE_MAX)],
+        help_text="1 to 5, when the criterion is marked rather than described.",
+    )
+    reason = models.TextField(blank=True, help_text="Markdown. A short reason.")
+    vendor_stated = models.BooleanField(default=False, help_text="Tick when the value comes from the vendor.")
+    sources = models.ManyToManyField(Source, through="AssessmentCitation", blank=True, related_name="+")
+
+    class Meta:
+        ordering = ["criterion", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["criterion", "vendor"], name="one_assessment_per_vendor"),
+            models.CheckConstraint(
+                condition=Q(mark__isnull=True) | Q(mark__gte=SCORE_MIN, mark__lte=SCORE_MAX),
+                name="assessment_mark_from_1_to_5",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.criterion}: {self.vendor}"
+
+
+class ComparisonFAQ(models.Model):
+    comparison = models.ForeignKey(Comparison, on_delete=models.CASCADE, related_name="faqs")
+    question = models.CharField(max_length=300)
+    answer = models.TextField(help_text="Markdown.")
+    position = models.PositiveIntegerField(default=0)
+    sources = models.ManyToManyField(Source, through="ComparisonFAQCitation", blank=True, related_name="+")
+
+    class Meta:
+        ordering = ["comparison", "position", "pk"]
+        verbose_name = "frequently asked question"
+
+    def __str__(self):
+        return self.question
+
+
+class ComparisonCitation(Citation):
+    cited = models.ForeignKey(Comparison, on_delete=models.CASCADE, db_column="comparison_id")
+
+    class Meta(Citation.Meta):
+        verbose_name = "comparison citation"
+        constraints = [models.UniqueConstraint(fields=["cited", "source"], name="unique_comparison_citation")]
+
+
+class AssessmentCitation(Citation):
+    cited = models.ForeignKey(Assessment, on_delete=models.CASCADE, db_column="assessment_id")
+
+    class Meta(Citation.Meta):
+        verbose_name = "assessment citation"
+        constraints = [models.UniqueConstraint(fields=["cited", "source"], name="unique_assessment_citation")]
+
+
+class ComparisonFAQCitation(Citation):
+    cited = models.ForeignKey(ComparisonFAQ, on_delete=models.CASCADE, db_column="faq_id")
+
+    class Meta(Citation.Meta):
+        verbose_name = "comparison answer citation"
+        constraints = [
+            models.UniqueConstraint(fields=["cited", "source"], name="unique_comparison_answer_citation")
+        ]

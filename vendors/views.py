@@ -4,6 +4,8 @@ from django.utils.cache import patch_cache_control
 from django.views.generic import DetailView, ListView, TemplateView
 from django_filters.views import FilterView
 
+from comparisons.selectors import comparisons_for
+
 from . import selectors
 from .filters import VendorFilter
 from .models import SCORE_MAX, Lane, SiteSettings, Vendor
@@ -32,6 +34,7 @@ class VendorDetailView(PreviewMixin, DetailView):
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         context["profile"] = selectors.build_profile(self.object)
+        context["comparisons"] = comparisons_for(self.object)
         context["site"] = SiteSettings.load()
         context["is_preview"] = not self.object.is_public
         return context

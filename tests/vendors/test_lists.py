@@ -46,11 +46,11 @@ def world():
 
 
 def names_in(html):
-    return re.findall(r'<h2><a href="/vendors/[^"]+/">([^<]+)</a></h2>', html)
+    return re.findall(r'<h2>(?:<input[^>]*>)?<a href="/vendors/[^"]+/">([^<]+)</a></h2>', html)
 
 
 def ranking_names(html):
-    return re.findall(r'<th scope="row"><a href="/vendors/[^"]+/">([^<]+)</a></th>', html)
+    return re.findall(r'<th scope="row">(?:<input[^>]*>)?<a href="/vendors/[^"]+/">([^<]+)</a></th>', html)
 
 
 class TestRankings:
@@ -216,7 +216,7 @@ PAGES = {
     "vendor list filtered": ("/vendors/?lane={lane}&min_total=5&min_{axis}=2&q=e", 12),
     "lanes": ("/lanes/", 1),
     "lane": ("/lanes/{lane}/", 3),
-    "profile": ("/vendors/{vendor}/", 12),
+    "profile": ("/vendors/{vendor}/", 13),
 }
 
 

@@ -1,0 +1,276 @@
+"""Comparison pages: editorial ones and any set of vendors compared from the data."""
+
+import datetime as dt
+import re
+
+import pytest
+from django.contrib.auth.models import Permission
+from django.utils import timezone
+
+from comparisons.models import Assessment, Comparison, ComparisonVendor, Criterion
+from tests.factories import (
+    make_attribute,
+    make_axis,
+    make_fact,
+    make_lane,
+    make_score,
+    make_source,
+    make_vendor,
+)
+from vendors.models import Vendor
+
+pytestmark = pytest.mark.django_db
+
+
+def comparison_of(vendors, *, published=True, **fields):
+    fields.setdefault("title", " vs ".join(v.name for v in vendors))
+    fields.setdefault("slug", "-vs-".join(v.slug for v in vendors))
+    fields.setdefault("summary", "A one-line summary.")
+    if published:
+        fields.setdefault("status", Comparison.Status.PUBLISHED)
+        fields.setdefault("published_at", timezone.now() - dt.timedelta(hours=1))
+    comparison = Comparison.objects.create(**fields)
+    for position, vendor in enumerate(vendors, start=1):
+        ComparisonVendor.objects.create(comparison=comparison, vendor=vendor, position=position)
+    return comparison
+
+
+def columns(html):
+    return re.findall(r'<th scope="col"><a href="/vendors/[^"]+/">([^<]+)</a></th>', html)
+
+
+def row(html, label):
+    """The cells of the table row whose header starts with ``label``, as text."""
+    match = re.search(rf'<th scope="row">{re.escape(label)}.*?</th>(.*?)</tr>', html, re.S)
+    assert match, f"no row {label!r}"
+    cells = re.findall(r"<td[^>]*>(.*?)</td>", match.group(1), re.S)
+    return [re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", cell)).strip() for cell in cells]
+
+
+def leaders(html, label):
+    match = re.search(rf'<th scope="row">{re.escape(label)}.*?</th>(.*?)</tr>', html, re.S)
+    return ["leader" in attrs for attrs in re.findall(r"<td([^>]*)>", match.group(1))]
+
+
+@pytest.fixture
+def trio():
+    memory, software, pricing = (
+        make_attribute(name="Memory", position=1),
+        make_attribute(name="Software", position=2),
+        make_attribute(name="Pricing", position=3),
+    )
+    perf, soft = make_axis(name="Performance", position=1), make_axis(name="Software", position=2)
+    a = make_vendor(name="Alpha", slug="alpha")
+    b = make_vendor(name="Beta", slug="beta")
+    c = make_vendor(name="Gamma", slug="gamma")
+    spec = make_source(title="Alpha spec sheet")
+    make_fact(vendor=a, attribute=memory, value="144 GB HBM3e", vendor_stated=True, sources=[spec])
+    make_fact(vendor=a, attribute=memory, value="4.9 TB/s")
+    make_fact(vendor=b, attribute=software, value="CUDA")
+    make_fact(vendor=c, attribute=memory, value="44 GB SRAM")
+    make_fact(vendor=c, attribute=pricing, value="Per token")
+    for vendor, (p, s) in zip((a, b, c), [(4, 3), (4, 5), (3, 2)], strict=True):
+        make_score(vendor=vendor, axis=perf, value=p)
+        make_score(vendor=vendor, axis=soft, value=s)
+    return a, b, c
+
+
+class TestGeneratedComparison:
+    def test_rows_line_up_by_attribute_and_missing_values_say_not_stated(self, client, trio):
+        html = client.get("/compare/vendors/alpha/beta/gamma/").content.decode()
+        assert columns(html) == ["Alpha", "Beta", "Gamma"]
+        assert row(html, "Memory") == ["144 GB HBM3e vendor-stated [1] 4.9 TB/s", "not stated", "44 GB SRAM"]
+        assert row(html, "Software")[:3] == ["not stated", "CUDA", "not stated"]
+        assert row(html, "Pricing") == ["not stated", "not stated", "Per token"]
+        labels = re.findall(r'<th scope="row">([^<]+)', html)
+        assert (
+            labels.index("Pricing")
+            < labels.index("Performance")
+            < labels.index("Total / 10")
+            < labels.index("Lane")
+        )
+        assert '<li id="source-1"><a href="https://example.com' in html and "Alpha spec sheet" in html
+
+    def test_row_leaders_with_ties(self, client, trio):
+        html = client.get("/compare/vendors/alpha/beta/gamma/").content.decode()
+        assert leaders(html, "Performance") == [True, True, False]  # 4, 4, 3: a tie leads together
+        assert leaders(html, "Total / 10") == [False, True, False]  # 7, 9, 5
+        assert row(html, "Total / 10") == ["7", "9 ★ leads", "5"]
+        assert leaders(html, "Memory") == [False, False, False]  # text has no leader
+
+    def test_any_order_redirects_to_one_canonical_page(self, client, trio):
+        response = client.get("/compare/", {"vendors": ["gamma", "alpha", "beta"]})
+        assert response.status_code == 302
+        assert response["Location"] == "/compare/vendors/alpha/beta/gamma/"
+        response = client.get("/compare/vendors/gamma/alpha/")
+        assert response.status_code == 301
+        assert response["Location"] == "/compare/vendors/alpha/gamma/"
+
+    def test_duplicates_collapse(self, client, trio):
+        response = client.get("/compare/", {"vendors": ["beta", "alpha", "beta"]})
+        assert response["Location"] == "/compare/vendors/alpha/beta/"
+
+    def test_generated_page_is_noindex_and_links_to_the_editorial_one(self, client, trio):
+        a, b, c = trio
+        html = client.get("/compare/vendors/alpha/beta/gamma/").content.decode()
+        assert '<meta name="robots" content="noindex, follow">' in html
+        assert "Our editors compared exactly these vendors" not in html
+        editorial = comparison_of([c, a, b], title="The trio compared")
+        html = client.get("/compare/vendors/alpha/beta/gamma/").content.decode()
+        assert f'<a href="{editorial.get_absolute_url()}">The trio compared</a>' in html
+        # A comparison of a different set is not offered.
+        assert "Our editors" not in client.get("/compare/vendors/alpha/beta/").content.decode()
+
+    @pytest.mark.parametrize(
+        ("picked", "message"),
+        [
+            (["alpha"], "Pick at least 2 different vendors to compare (you picked 1)."),
+            (["alpha", "alpha"], "Pick at least 2 different vendors"),
+            ([""], "Pick at least 2 different vendors to compare (you picked 0)."),
+            (["a", "b", "c", "d", "e", "f"], "Pick at most 5 vendors"),
+            (["alpha", "<script>x</script>"], "is not a vendor&#x27;s address"),
+            (["alpha", "x" * 5000], "is not a vendor&#x27;s address"),
+            (["alpha", "../../etc"], "is not a vendor&#x27;s address"),
+        ],
+    )
+    def test_bad_picks_get_a_clear_message_never_a_500(self, client, trio, picked, message):
+        response = client.get("/compare/", {"vendors": picked})
+        assert response.status_code == 400
+        html = response.content.decode()
+        assert message in html
+        assert "<script>x</script>" not in html
+
+    @pytest.mark.parametrize(
+        "path",
+        [
+            "/compare/vendors/alpha/nope/",
+            "/compare/vendors/alpha/",
+            "/compare/vendors/a/b/c/d/e/f/",
+            "/compare/vendors/alpha/%00/",
+        ],
+    )
+    def test_unknown_or_malformed_paths_are_404(self, client, trio, path):
+        assert client.get(path).status_code == 404
+
+
+class TestDraftsNeverLeak:
+    def test_any_n_naming_a_draft_or_scheduled_vendor_is_404(self, client, trio):
+        make_vendor(name="Secret", slug="secret", published=False)
+        make_vendor(
+            name="Soon",
+            slug="soon",
+            status=Vendor.Status.PUBLISHED,
+            published_at=timezone.now() + dt.timedelta(days=1),
+        )
+        for slug in ("secret", "soon"):
+            response = client.get("/compare/", {"vendors": ["alpha", slug]}, follow=True)
+            assert response.status_code == 404
+            assert "Secret" not in response.content.decode()
+        # Same answer as for a vendor that does not exist at all.
+        assert client.get("/compare/vendors/alpha/nope/").status_code == 404
+
+    def test_editorial_comparison_hides_unpublished_vendors(self, client, trio):
+        a, b, _ = trio
+        draft = make_vendor(name="Hidden Draft", slug="hidden", published=False)
+        comparison = comparison_of([a, draft, b], title="Three chips compared")
+        html = client.get(comparison.get_absolute_url()).content.decode()
+        assert columns(html) == ["Alpha", "Beta"]
+        assert "Hidden Draft" not in html
+
+    def test_draft_comparison_is_404_for_visitors_and_previewable_by_editors(
+        self, client, trio, django_user_model
+    ):
+        comparison = comparison_of(trio, published=False)
+        assert client.get(comparison.get_absolute_url()).status_code == 404
+        assert comparison.title not in client.get("/compare/").content.decode()
+        profile = client.get(trio[0].get_absolute_url()).content.decode()
+        assert comparison.title not in profile and "Head-to-head comparisons" not in profile
+        editor = django_user_model.objects.create_user("ed", password="pw", is_staff=True)
+        editor.user_permissions.add(Permission.objects.get(codename="change_comparison"))
+        client.force_login(editor)
+        response = client.get(comparison.get_absolute_url())
+        assert response.status_code == 200
+        assert "Draft: not public." in response.content.decode()
+        assert "no-store" in response["Cache-Control"] and "private" in response["Cache-Control"]
+
+
+class TestEditorialComparison:
+    def test_criteria_rows_after_scores_with_pointers_marks_and_leaders(self, client, trio):
+        a, b, c = trio
+        comparison = comparison_of(trio, intro="Three ways to **train**.", verdict="Pick by budget.")
+        price = Criterion.objects.create(comparison=comparison, name="Token price", position=1)
+        speed = Criterion.objects.create(comparison=comparison, name="Speed", position=2)
+        Criterion.objects.create(
+            comparison=comparison, name="Memory again", position=3, attribute=make_attribute(name="Unused")
+        )
+        quote = make_source(title="Price list")
+        assessment = Assessment.objects.create(criterion=price, vendor=a, value="$0.60 per million tokens")
+        assessment.sources.set([quote])
+        Assessment.objects.create(criterion=speed, vendor=a, mark=3, reason="Fine.")
+        Assessment.objects.create(criterion=speed, vendor=b, mark=5)
+        Assessment.objects.create(criterion=speed, vendor=c, mark=5)
+        ComparisonVendor.objects.filter(comparison=comparison, vendor=b).update(pick_if="you live on CUDA")
+        html = client.get(comparison.get_absolute_url()).content.decode()
+        labels = re.findall(r'<th scope="row">([^<]+)', html)
+        assert labels.index("Lane") < labels.index("Token price") < labels.index("Speed")
+        assert row(html, "Token price")[0].startswith("$0.60 per million tokens [")
+        assert row(html, "Token price")[1:] == ["not assessed yet", "not assessed yet"]
+        assert leaders(html, "Speed") == [False, True, True]
+        assert "<strong>train</strong>" in html and "Pick by budget." in html
+        assert "Pick Beta</strong> if you live on CUDA" in html
+        assert "Price list" in html
+        assert '<meta name="robots"' not in html
+
+    def test_profile_lists_its_published_comparisons_with_summaries(self, client, trio):
+        comparison_of(trio, title="Alpha vs Beta vs Gamma", summary="Three ways to go.")
+        html = client.get(trio[0].get_absolute_url()).content.decode()
+        assert "Head-to-head comparisons" in html
+        assert "Alpha vs Beta vs Gamma</a>: Three ways to go." in html
+
+    def test_list_shows_published_comparisons_with_summaries(self, client, trio):
+        comparison_of(trio, title="Published one", summary="Visible summary.")
+        comparison_of(trio[:2], title="Draft one", slug="draft-one", published=False)
+        html = client.get("/compare/").content.decode()
+        assert "Published one" in html and "Visible summary." in html
+        assert "Draft one" not in html
+
+
+def make_world(count):
+    lane = make_lane()
+    axes = [make_axis() for _ in range(5)]
+    attributes = [make_attribute() for _ in range(6)]
+    vendors = []
+    for n in range(count):
+        vendor = make_vendor(lane=lane)
+        for attribute in attributes:
+            make_fact(vendor=vendor, attribute=attribute, sources=[make_source()])
+        for axis in axes:
+            make_score(vendor=vendor, axis=axis, value=1 + n % 5, sources=[make_source()])
+        vendors.append(vendor)
+    comparison = comparison_of(vendors)
+    for i in range(3):
+        criterion = Criterion.objects.create(comparison=comparison, name=f"C{i}", position=i)
+        for vendor in vendors:
+            Assessment.objects.create(criterion=criterion, vendor=vendor, mark=3).sources.set([make_source()])
+    return vendors, comparison
+
+
+@pytest.mark.parametrize("count", [2, 5])
+def test_editorial_query_count_does_not_grow_with_vendors(client, count, django_assert_num_queries):
+    _, comparison = make_world(count)
+    with django_assert_num_queries(12):
+        assert client.get(comparison.get_absolute_url()).status_code == 200
+
+
+@pytest.mark.parametrize("count", [2, 5])
+def test_generated_query_count_does_not_grow_with_vendors(client, count, django_assert_num_queries):
+    vendors, _ = make_world(count)
+    url = "/compare/vendors/" + "/".join(sorted(v.slug for v in vendors)) + "/"
+    with django_assert_num_queries(7):
+        assert client.get(url).status_code == 200
+
+
+def test_comparison_list_query_count(client, django_assert_num_queries):
+    vendors, _ = make_world(2)
+    with django_assert_num_queries(1):
+        client.get("/compare/")
