@@ -29,6 +29,7 @@ def _cited():
 class Cell:
     items: list = field(default_factory=list)  # facts, a score or an assessment
     leader: bool = False
+    vendor: object = None  # the column's vendor, named in each cell when a phone stacks the table
 
     @property
     def value(self):
@@ -120,7 +121,8 @@ def build_table(vendors, *, criteria=(), notes=None):
     rows += [_criterion_row(criterion, vendors, column, by_attribute, by_axis) for criterion in criteria]
 
     for row in rows:
-        for cell in row.cells:
+        for vendor, cell in zip(vendors, row.cells, strict=True):
+            cell.vendor = vendor
             for item in cell.items:
                 if hasattr(item, "cited"):
                     notes.cite(item)
