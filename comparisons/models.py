@@ -86,7 +86,11 @@ class ComparisonVendor(models.Model):
         ordering = ["comparison", "position", "pk"]
         verbose_name = "compared vendor"
         constraints = [
-            models.UniqueConstraint(fields=["comparison", "vendor"], name="vendor_once_per_comparison"),
+            models.UniqueConstraint(
+                fields=["comparison", "vendor"],
+                name="vendor_once_per_comparison",
+                violation_error_message="This vendor is already in the comparison.",
+            ),
         ]
 
     def __str__(self):
@@ -123,6 +127,7 @@ class Criterion(models.Model):
             models.CheckConstraint(
                 condition=Q(attribute__isnull=True) | Q(axis__isnull=True),
                 name="criterion_points_to_one_thing_at_most",
+                violation_error_message="A criterion points to an attribute or an axis, not both.",
             ),
             models.UniqueConstraint(fields=["comparison", "name"], name="criterion_name_once_per_comparison"),
         ]
@@ -156,6 +161,7 @@ class Assessment(models.Model):
             models.CheckConstraint(
                 condition=Q(mark__isnull=True) | Q(mark__gte=SCORE_MIN, mark__lte=SCORE_MAX),
                 name="assessment_mark_from_1_to_5",
+                violation_error_message="A mark is from 1 to 5.",
             ),
         ]
 

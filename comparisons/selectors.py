@@ -3,7 +3,7 @@
 import re
 from dataclasses import dataclass, field
 
-from django.db.models import Count, Prefetch, Q
+from django.db.models import Count, Exists, OuterRef, Prefetch, Q
 
 from vendors.models import SCORE_MAX, Fact, Score, Source, Vendor
 from vendors.selectors import Footnotes, active_axes
@@ -229,9 +229,21 @@ def editorial_for_exact_set(vendors):
     )
 
 
+COMPARISONS_ON_A_PROFILE = 6
+
+
 def comparisons_for(vendor):
-    """Published comparisons that include the vendor, for its profile."""
-    return list(Comparison.objects.published().filter(entries__vendor=vendor).distinct().order_by("title"))
+    """Published comparisons for a vendor's profile: those that include it first, then others.
+
+    The reference profile lists a comparison it is not part of (Cerebras vs Groq vs
+    SambaNova on AWS Trainium's page), so the others follow, up to a handful.
+    """
+    includes = Exists(ComparisonVendor.objects.filter(comparison=OuterRef("pk"), vendor=vendor))
+    return list(
+        Comparison.objects.published()
+        .annotate(includes_vendor=includes)
+        .order_by("-includes_vendor", "title")[:COMPARISONS_ON_A_PROFILE]
+    )
 
 
 class SelectionError(ValueError):

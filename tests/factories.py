@@ -6,6 +6,7 @@ import itertools
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
+from comparisons.models import Assessment, Comparison, ComparisonVendor, Criterion
 from vendors.models import FAQ, Attribute, Axis, Event, Fact, Lane, Score, Source, Vendor
 
 _seq = itertools.count(1)
@@ -97,3 +98,33 @@ def make_superuser(**fields):
     return get_user_model().objects.create_superuser(
         fields.pop("username", f"admin{n}"), f"admin{n}@example.com", "pw", **fields
     )
+
+
+def make_comparison(*, vendors=(), published=True, **fields):
+    """A comparison with ``vendors`` as its columns, in the order given."""
+    n = _n()
+    fields.setdefault("title", f"Comparison {n}")
+    fields.setdefault("slug", f"comparison-{n}")
+    fields.setdefault("summary", f"Summary of comparison {n}.")
+    if published:
+        fields.setdefault("status", Comparison.Status.PUBLISHED)
+        fields.setdefault("published_at", timezone.now() - dt.timedelta(days=1))
+    comparison = Comparison.objects.create(**fields)
+    for position, vendor in enumerate(vendors, start=1):
+        ComparisonVendor.objects.create(comparison=comparison, vendor=vendor, position=position)
+    return comparison
+
+
+def make_criterion(*, comparison=None, **fields):
+    n = _n()
+    fields.setdefault("name", f"Criterion {n}")
+    fields.setdefault("position", n)
+    return Criterion.objects.create(comparison=comparison or make_comparison(), **fields)
+
+
+def make_assessment(*, criterion=None, vendor=None, sources=(), **fields):
+    assessment = Assessment.objects.create(
+        criterion=criterion or make_criterion(), vendor=vendor or make_vendor(), **fields
+    )
+    assessment.sources.set(sources)
+    return assessment

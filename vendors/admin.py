@@ -1,12 +1,13 @@
 from django import forms
 from django.contrib import admin
 from django.contrib.admin.widgets import AutocompleteSelectMultiple
-from django.db.models import Count
+from django.db.models import Count, OuterRef, Subquery, Value
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.html import format_html_join
 
 from .images import clean_logo
-from .models import FAQ, Attribute, Axis, Event, Fact, Lane, Score, SiteSettings, Source, Vendor
+from .models import FAQ, Attribute, Axis, Citation, Event, Fact, Lane, Score, SiteSettings, Source, Vendor
 
 admin.site.site_header = "chipsite editorial admin"
 admin.site.site_title = "chipsite admin"
@@ -60,17 +61,20 @@ class SourceAdmin(admin.ModelAdmin):
     fields = ["title", "publisher", "url", "accessed_on", "notes", "cited_by"]
 
     def get_queryset(self, request):
-        return (
-            super()
-            .get_queryset(request)
-            .annotate(
-                citation_count=Count("facts", distinct=True)
-                + Count("events", distinct=True)
-                + Count("scores", distinct=True)
-                + Count("faqs", distinct=True)
+        counts = [
+            Coalesce(
+                Subquery(
+                    relation.related_model.objects.filter(source=OuterRef("pk"))
+                    .order_by()
+                    .values("source")
+                    .annotate(n=Count("pk"))
+                    .values("n")
+                ),
+                0,
             )
-            .order_by("title", "pk")  # Meta.ordering does not apply to an aggregate query
-        )
+            for relation in citation_relations()
+        ]
+        return super().get_queryset(request).annotate(citation_count=sum(counts, Value(0)))
 
     @admin.display(description="citations", ordering="citation_count")
     def citation_count(self, obj):
@@ -81,24 +85,37 @@ class SourceAdmin(admin.ModelAdmin):
         if obj.pk is None:
             return "Nothing yet."
         rows = [
-            *((f"{fact.vendor}: fact", fact) for fact in obj.facts.select_related("vendor", "attribute")),
-            *((f"{event.vendor}: event", event) for event in obj.events.select_related("vendor")),
-            *((f"{score.vendor}: score", score) for score in obj.scores.select_related("vendor", "axis")),
-            *((f"{faq.vendor}: answer", faq) for faq in obj.faqs.select_related("vendor")),
+            (_owner(citation.cited), citation._meta.verbose_name.removesuffix(" citation"), citation.cited)
+            for relation in citation_relations()
+            for citation in relation.related_model.objects.filter(source=obj).select_related("cited")
         ]
         if not rows:
             return "Nothing: this source can be deleted."
-        return format_html_join("", "<div>{} — {}</div>", rows)
+        return format_html_join("", "<div>{}: {} — {}</div>", rows)
 
 
-class CitedInline(admin.TabularInline):
-    """An inline whose rows cite sources through an autocomplete with an “add source” button.
+def citation_relations():
+    """Every citation table that points at Source, whichever app defines it."""
+    return [rel for rel in Source._meta.related_objects if issubclass(rel.related_model, Citation)]
+
+
+def _owner(cited):
+    """The vendor or comparison a cited row belongs to, for the editor's list."""
+    for path in ("vendor", "comparison", "criterion.comparison"):
+        owner = cited
+        for name in path.split("."):
+            owner = getattr(owner, name, None)
+        if owner is not None:
+            return owner
+    return cited
+
+
+class CitesSources:
+    """For a ModelAdmin or inline: ``sources`` gets an autocomplete with an “add source” button.
 
     The citation tables are explicit (their foreign key to Source is PROTECT), which
     the admin would otherwise refuse to show as a form field.
     """
-
-    extra = 0
 
     def formfield_for_manytomany(self, db_field, request, **kwargs):
         if db_field.name == "sources":
@@ -109,6 +126,12 @@ class CitedInline(admin.TabularInline):
             kwargs.setdefault("required", False)
             return db_field.formfield(**kwargs)
         return super().formfield_for_manytomany(db_field, request, **kwargs)
+
+
+class CitedInline(CitesSources, admin.TabularInline):
+    """An inline whose rows cite sources through an autocomplete with an “add source” button."""
+
+    extra = 0
 
 
 class PositionedInlineForm(forms.ModelForm):
@@ -186,7 +209,19 @@ class FAQInline(CitedInline):
     form = FAQForm
 
 
-class VendorAdminForm(forms.ModelForm):
+class FillsPublishTime:
+    """For a model form with ``status`` and ``published_at``: publishing without a time means now."""
+
+    def clean(self):
+        cleaned = super().clean()
+        published = self._meta.model.Status.PUBLISHED
+        if cleaned.get("status") == published and not cleaned.get("published_at"):
+            cleaned["published_at"] = timezone.now()
+            self.instance.published_at = cleaned["published_at"]
+        return cleaned
+
+
+class VendorAdminForm(FillsPublishTime, forms.ModelForm):
     class Meta:
         model = Vendor
         fields = [
@@ -205,16 +240,39 @@ class VendorAdminForm(forms.ModelForm):
             return clean_logo(logo)
         return logo
 
-    def clean(self):
-        cleaned = super().clean()
-        if cleaned.get("status") == Vendor.Status.PUBLISHED and not cleaned.get("published_at"):
-            cleaned["published_at"] = timezone.now()
-            self.instance.published_at = cleaned["published_at"]
-        return cleaned
+
+class FillsPositions:
+    """For a ModelAdmin: inline rows left without a position go last, in the order entered."""
+
+    def save_formset(self, request, form, formset, change):
+        instances = formset.save(commit=False)
+        for removed in formset.deleted_objects:
+            removed.delete()
+        if "position" in formset.form.base_fields:
+            self._fill_positions(formset, instances)
+        for instance in instances:
+            instance.save()
+        formset.save_m2m()
+
+    @staticmethod
+    def _fill_positions(formset, instances):
+        """Rows without a position go after the highest one, in the order they were entered."""
+        taken = [
+            f.cleaned_data["position"]
+            for f in formset.forms
+            if f.cleaned_data and f.cleaned_data.get("position") is not None
+        ]
+        siblings = formset.model.objects.filter(**{formset.fk.name: formset.instance})
+        taken += list(siblings.values_list("position", flat=True))
+        next_position = max(taken, default=0) + 1
+        for instance in instances:
+            if instance.position is None:
+                instance.position = next_position
+                next_position += 1
 
 
 @admin.register(Vendor)
-class VendorAdmin(admin.ModelAdmin):
+class VendorAdmin(FillsPositions, admin.ModelAdmin):
     form = VendorAdminForm
     list_display = ["name", "company", "lane", "status", "published_at", "verified_on", "updated_at"]
     list_filter = ["status", "lane", "verified_on"]
@@ -242,33 +300,6 @@ class VendorAdmin(admin.ModelAdmin):
         if isinstance(inline, ScoreInline):
             kwargs["initial"] = [{"axis": axis.pk} for axis in unscored_axes(obj)]
         return kwargs
-
-    def save_formset(self, request, form, formset, change):
-        instances = formset.save(commit=False)
-        for removed in formset.deleted_objects:
-            removed.delete()
-        if "position" in formset.form.base_fields:
-            self._fill_positions(formset, instances)
-        for instance in instances:
-            instance.save()
-        formset.save_m2m()
-
-    @staticmethod
-    def _fill_positions(formset, instances):
-        """Rows without a position go after the highest one, in the order they were entered."""
-        taken = [
-            f.cleaned_data["position"]
-            for f in formset.forms
-            if f.cleaned_data and f.cleaned_data.get("position") is not None
-        ]
-        taken += list(
-            formset.model.objects.filter(vendor=formset.instance).values_list("position", flat=True)
-        )
-        next_position = max(taken, default=0) + 1
-        for instance in instances:
-            if instance.position is None:
-                instance.position = next_position
-                next_position += 1
 
 
 @admin.register(SiteSettings)

@@ -274,3 +274,11 @@ def test_comparison_list_query_count(client, django_assert_num_queries):
     vendors, _ = make_world(2)
     with django_assert_num_queries(1):
         client.get("/compare/")
+
+
+def test_profile_lists_its_own_comparisons_first_then_others(client, trio):
+    a, b, c = trio
+    comparison_of([b, c], title="AAA Beta vs Gamma", summary="Not including Alpha.")
+    comparison_of([a, b], title="ZZZ Alpha vs Beta", summary="Including Alpha.")
+    html = client.get(a.get_absolute_url()).content.decode()
+    assert html.index("ZZZ Alpha vs Beta") < html.index("AAA Beta vs Gamma")

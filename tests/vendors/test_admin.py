@@ -109,6 +109,7 @@ BUILDERS = {  # by label, so a model registered later without a builder fails lo
     "vendors.SiteSettings": lambda: apps.get_model("vendors", "SiteSettings").objects.create(),
     "auth.User": f.make_superuser,
     "auth.Group": lambda: Group.objects.create(name="Editors"),
+    "comparisons.Comparison": f.make_comparison,
 }
 
 

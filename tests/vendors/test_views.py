@@ -60,15 +60,9 @@ class TestReferenceProfile:
             "In other lanes:",
             "Key Takeaways",
         }
-        comparisons = False
         for line in REFERENCE_TEXT.splitlines():
             line = line.strip()
-            # The head-to-head section is hidden while no comparison exists (comparisons app).
-            if line == "Head-to-head comparisons":
-                comparisons = True
-            elif line.startswith("New to custom AI silicon?"):
-                comparisons = False
-            if comparisons or not line or line in skipped or set(line) <= set("|- "):
+            if not line or line in skipped or set(line) <= set("|- "):
                 continue
             if line.startswith("|"):
                 pieces = [cell.strip() for cell in line.strip("|").split("|")]
@@ -95,6 +89,7 @@ class TestReferenceProfile:
             "Scores",
             "Verdict",
             "Alternatives",
+            "Head-to-head comparisons",
             "Frequently asked questions",
             "Sources",
             "Ready to Find the Right AI Tools?",

@@ -117,6 +117,9 @@ class DemoLoader:
         self.load_reference()
         for vendor in self.data["vendors"]:
             self.load_vendor(vendor)
+        from comparisons.demo import load_comparisons  # here: comparisons builds on vendors
+
+        load_comparisons(self.report)
         return self.report
 
     def load_site_settings(self):
