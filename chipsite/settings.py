@@ -48,6 +48,8 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "django_filters",
+    "reversion",
+    "editorial",
     "vendors",
     "comparisons",
 ]
@@ -154,6 +156,10 @@ X_FRAME_OPTIONS = "DENY"
 SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", not DEBUG)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if env_bool("BEHIND_TLS_PROXY") else None
+
+# A fact not verified within this many days is stale: it is queued for editors and
+# marked for readers.
+FRESHNESS_DAYS = int(os.environ.get("FRESHNESS_DAYS", "90"))
 
 # Uploaded logos: formats, bytes and pixels we accept (see vendors/images.py).
 LOGO_MAX_BYTES = int(os.environ.get("LOGO_MAX_BYTES", 2 * 1024 * 1024))

@@ -10,7 +10,8 @@ from django.contrib.admin.widgets import RelatedFieldWidgetWrapper
 from django.db.models import Case, Count, OuterRef, Subquery, When
 from django.forms.models import BaseModelFormSet, modelform_defines_fields, modelformset_factory
 
-from vendors.admin import CitedInline, CitesSources, FillsPositions, FillsPublishTime, PositionedInlineForm
+from editorial.workflow import PUBLISHING_FIELDSET, EditorialAdmin, EditorialForm
+from vendors.admin import CitedInline, CitesSources, FillsPositions, PositionedInlineForm
 from vendors.models import Vendor
 
 from .models import (
@@ -26,7 +27,7 @@ from .models import (
 # --- the comparison's own fields -------------------------------------------------------
 
 
-class ComparisonAdminForm(FillsPublishTime, forms.ModelForm):
+class ComparisonAdminForm(EditorialForm):
     class Meta:
         model = Comparison
         fields = [
@@ -51,7 +52,7 @@ FIELDSETS = [
             "description": "Markdown is allowed in the intro and verdict. Sources back the page's own text.",
         },
     ),
-    ("Publishing", {"fields": ["status", "published_at", "verified_on", "created_at", "updated_at"]}),
+    ("Publishing", {"fields": PUBLISHING_FIELDSET}),
 ]
 
 
@@ -252,7 +253,7 @@ class ComparisonFAQInline(CitedInline):
 
 
 @admin.register(Comparison)
-class ComparisonAdmin(FillsPositions, CitesSources, admin.ModelAdmin):
+class ComparisonAdmin(FillsPositions, CitesSources, EditorialAdmin):
     form = ComparisonAdminForm
     list_display = ["title", "status", "published_at", "vendor_count", "updated_at"]
     list_filter = ["status"]

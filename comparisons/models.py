@@ -1,5 +1,6 @@
 """Editorial head-to-head comparisons of two to five vendors, with their own criteria."""
 
+import reversion
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
@@ -49,10 +50,16 @@ class Comparison(models.Model):
 
     class Meta:
         ordering = ["title"]
+        permissions = [
+            ("publish_comparison", "Can publish, schedule and unpublish comparisons"),
+            ("revert_comparison", "Can revert comparisons to an earlier revision"),
+        ]
         constraints = [
             models.CheckConstraint(
-                condition=Q(status="draft") | Q(published_at__isnull=False),
-                name="comparison_published_has_publish_time",
+                condition=Q(status="draft", published_at__isnull=True)
+                | Q(status="published", published_at__isnull=False),
+                name="comparison_publish_time_matches_status",
+                violation_error_message="A published comparison has a publish time; a draft has none.",
             ),
         ]
 
@@ -208,3 +215,13 @@ class ComparisonFAQCitation(Citation):
         constraints = [
             models.UniqueConstraint(fields=["cited", "source"], name="unique_comparison_answer_citation")
         ]
+
+
+# Revisions record a whole comparison: its vendors, criteria, assessments, FAQs and citations.
+reversion.register(Comparison, follow=["entries", "criteria", "faqs", "comparisoncitation_set"])
+reversion.register(ComparisonVendor)
+reversion.register(Criterion, follow=["assessments"])
+reversion.register(Assessment, follow=["assessmentcitation_set"])
+reversion.register(ComparisonFAQ, follow=["comparisonfaqcitation_set"])
+for citation in (ComparisonCitation, AssessmentCitation, ComparisonFAQCitation):
+    reversion.register(citation)

@@ -3,8 +3,9 @@ from django.contrib import admin
 from django.contrib.admin.widgets import AutocompleteSelectMultiple
 from django.db.models import Count, OuterRef, Subquery, Value
 from django.db.models.functions import Coalesce
-from django.utils import timezone
 from django.utils.html import format_html_join
+
+from editorial.workflow import PUBLISHING_FIELDSET, EditorialAdmin, EditorialForm
 
 from .images import clean_logo
 from .models import FAQ, Attribute, Axis, Citation, Event, Fact, Lane, Score, SiteSettings, Source, Vendor
@@ -209,19 +210,7 @@ class FAQInline(CitedInline):
     form = FAQForm
 
 
-class FillsPublishTime:
-    """For a model form with ``status`` and ``published_at``: publishing without a time means now."""
-
-    def clean(self):
-        cleaned = super().clean()
-        published = self._meta.model.Status.PUBLISHED
-        if cleaned.get("status") == published and not cleaned.get("published_at"):
-            cleaned["published_at"] = timezone.now()
-            self.instance.published_at = cleaned["published_at"]
-        return cleaned
-
-
-class VendorAdminForm(FillsPublishTime, forms.ModelForm):
+class VendorAdminForm(EditorialForm):
     class Meta:
         model = Vendor
         fields = [
@@ -272,7 +261,7 @@ class FillsPositions:
 
 
 @admin.register(Vendor)
-class VendorAdmin(FillsPositions, admin.ModelAdmin):
+class VendorAdmin(FillsPositions, EditorialAdmin):
     form = VendorAdminForm
     list_display = ["name", "company", "lane", "status", "published_at", "verified_on", "updated_at"]
     list_filter = ["status", "lane", "verified_on"]
@@ -291,7 +280,7 @@ class VendorAdmin(FillsPositions, admin.ModelAdmin):
                 "description": "Markdown is allowed in the summary, takeaways and verdict.",
             },
         ),
-        ("Publishing", {"fields": ["status", "published_at", "verified_on", "created_at", "updated_at"]}),
+        ("Publishing", {"fields": PUBLISHING_FIELDSET}),
     ]
     inlines = [FactInline, EventInline, ScoreInline, FAQInline]
 

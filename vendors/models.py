@@ -8,6 +8,8 @@ anything still cites, and the admin says what cites it.
 
 import uuid
 
+import reversion
+from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator, URLValidator
 from django.db import models
 from django.db.models import Q
@@ -164,10 +166,17 @@ class Vendor(models.Model):
 
     class Meta:
         ordering = ["name"]
+        permissions = [
+            ("publish_vendor", "Can publish, schedule and unpublish vendors"),
+            ("revert_vendor", "Can revert vendors to an earlier revision"),
+        ]
         constraints = [
+            # A draft carries no publish time, so unpublishing leaves no stale schedule behind.
             models.CheckConstraint(
-                condition=Q(status="draft") | Q(published_at__isnull=False),
-                name="vendor_published_has_publish_time",
+                condition=Q(status="draft", published_at__isnull=True)
+                | Q(status="published", published_at__isnull=False),
+                name="vendor_publish_time_matches_status",
+                violation_error_message="A published vendor has a publish time; a draft has none.",
             ),
         ]
 
@@ -198,6 +207,14 @@ class Fact(models.Model):
     verified_on = models.DateField(
         null=True, blank=True, help_text="When an editor last checked this claim against its sources."
     )
+    verified_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        editable=False,
+    )
     position = models.PositiveIntegerField(default=0, help_text="Order within the page.")
     sources = models.ManyToManyField(Source, through="FactCitation", blank=True, related_name="facts")
 
@@ -223,6 +240,17 @@ class Event(models.Model):
         help_text="How the date reads: “3 Dec 2025”, “Dec 2025” or “2025”.",
     )
     text = models.TextField(help_text="Plain text: what changed.")
+    verified_on = models.DateField(
+        null=True, blank=True, help_text="When an editor last checked this entry against its sources."
+    )
+    verified_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        editable=False,
+    )
     position = models.PositiveIntegerField(default=0, help_text="Order within the page.")
     sources = models.ManyToManyField(Source, through="EventCitation", blank=True, related_name="events")
 
@@ -274,6 +302,17 @@ class Score(models.Model):
         help_text="1 (weak) to 5 (best in class).",
     )
     reason = models.TextField(blank=True, help_text="Markdown. Why this mark.")
+    verified_on = models.DateField(
+        null=True, blank=True, help_text="When an editor last checked this mark against its sources."
+    )
+    verified_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        editable=False,
+    )
     sources = models.ManyToManyField(Source, through="ScoreCitation", blank=True, related_name="scores")
 
     class Meta:
@@ -387,3 +426,13 @@ class SiteSettings(models.Model):
     def load(cls):
         """The saved row, or the defaults while nobody has saved one: reading never writes."""
         return cls.objects.filter(pk=1).first() or cls(pk=1)
+
+
+# Revisions record a whole profile: the vendor and every row that follows it.
+reversion.register(Vendor, follow=["facts", "events", "scores", "faqs"])
+reversion.register(Fact, follow=["factcitation_set"])
+reversion.register(Event, follow=["eventcitation_set"])
+reversion.register(Score, follow=["scorecitation_set"])
+reversion.register(FAQ, follow=["faqcitation_set"])
+for citation in (FactCitation, EventCitation, ScoreCitation, FAQCitation):
+    reversion.register(citation)

@@ -14,6 +14,7 @@ from django.urls import reverse
 from django.utils import timezone
 from PIL import Image, PngImagePlugin
 
+from editorial.workflow import latest_version_id
 from tests import factories as f
 from vendors.models import Axis, Event, Source, Vendor
 
@@ -68,6 +69,7 @@ def row(sources=(), **fields):
 def same_vendor(vendor, **overrides):
     """The change form's own fields for an existing vendor, as saved unless overridden."""
     kept = {name: getattr(vendor, name) or "" for name in ["name", "slug", "company", "status", *BLANK]}
+    kept["opened_revision"] = latest_version_id(vendor)  # as the page just opened carries it
     if vendor.published_at:
         when = timezone.localtime(vendor.published_at)
         kept |= {"published_at_0": f"{when:%Y-%m-%d}", "published_at_1": f"{when:%H:%M:%S}"}

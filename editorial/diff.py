@@ -1,0 +1,168 @@
+"""Readable differences between two revisions of a profile or a comparison.
+
+A revision (django-reversion) holds the item and every row that follows it: facts,
+events, scores, FAQs and their citations, or a comparison's vendors, criteria and
+assessments. Rows are matched by primary key, so an edited row reads as a change,
+not as one removal and one addition.
+"""
+
+from dataclasses import dataclass
+
+from django.apps import apps
+from reversion.models import Version
+
+SHORT = 80  # longer texts read "changed" rather than old -> new
+SKIP = {"id", "created_at", "updated_at", "position", "verified_by"}
+
+
+@dataclass(frozen=True)
+class Kind:
+    """How one kind of row reads in a diff: “Score Software: 3 -> 4, reason changed”."""
+
+    noun: str
+    label: str  # a field name, or "ref:<field>" to name the row after what it points at
+    main: str | None = None  # the field whose old -> new value leads the line
+
+
+KINDS = {
+    "vendors.fact": Kind("", "ref:attribute", "value"),
+    "vendors.event": Kind("Event", "date"),
+    "vendors.score": Kind("Score", "ref:axis", "value"),
+    "vendors.faq": Kind("FAQ", "question"),
+    "comparisons.comparisonvendor": Kind("Vendor", "ref:vendor", "pick_if"),
+    "comparisons.criterion": Kind("Criterion", "name"),
+    "comparisons.assessment": Kind("Assessment", "ref:criterion", "mark"),
+    "comparisons.comparisonfaq": Kind("FAQ", "question"),
+}
+CITATION_SUFFIX = "citation"
+
+
+def version_chain(obj, *, after=0):
+    """The item's versions saved after the version with primary key ``after``, oldest first."""
+    return list(
+        Version.objects.get_for_object(obj)
+        .filter(pk__gt=after or 0)
+        .select_related("revision__user")
+        .order_by("pk")
+    )
+
+
+def snapshot(version_id):
+    """{model label: {object id: field dict}} for every row in the version's revision."""
+    if not version_id:
+        return {}
+    version = Version.objects.select_related("revision").get(pk=version_id)
+    rows = {}
+    for row in version.revision.version_set.select_related("content_type"):
+        label = f"{row.content_type.app_label}.{row.content_type.model}"
+        rows.setdefault(label, {})[row.object_id] = row.field_dict
+    return rows
+
+
+class Names:
+    """Names of what rows point at (attributes, axes, sources, vendors), fetched once per model."""
+
+    def __init__(self):
+        self._cache = {}
+
+    def of(self, model, pk):
+        if pk is None:
+            return "none"
+        if model not in self._cache:
+            self._cache[model] = {}
+        if pk not in self._cache[model]:
+            obj = model._default_manager.filter(pk=pk).first()
+            self._cache[model][pk] = str(obj) if obj else f"#{pk} (deleted)"
+        return self._cache[model][pk]
+
+
+def _show(value):
+    if value is None or value == "":
+        return "empty"
+    if hasattr(value, "isoformat"):
+        return value.isoformat()
+    return str(value)
+
+
+def _field_change(name, old, new, *, lead=False):
+    if isinstance(old, str) and isinstance(new, str) and max(len(old), len(new)) > SHORT:
+        return f"{name} changed"
+    return f"{_show(old)} -> {_show(new)}" if lead else f"{name}: {_show(old)} -> {_show(new)}"
+
+
+def _row_label(model, kind, fields, names):
+    if kind.label.startswith("ref:"):
+        field = model._meta.get_field(kind.label[4:])
+        return names.of(field.related_model, fields.get(field.attname))
+    value = fields.get(kind.label)
+    return _show(value) if len(_show(value)) <= SHORT else _show(value)[:SHORT] + "…"
+
+
+def _describe_row_change(model, kind, old, new, names):
+    parts = []
+    fields = [f for f in model._meta.concrete_fields if f.name not in SKIP and not f.is_relation]
+    fields += [f for f in model._meta.concrete_fields if f.is_relation and f.name not in SKIP]
+    for field in fields:
+        before, after = old.get(field.attname), new.get(field.attname)
+        if before == after:
+            continue
+        if field.is_relation:
+            before, after = names.of(field.related_model, before), names.of(field.related_model, after)
+        label = field.verbose_name
+        if field.name == kind.main:
+            parts.insert(0, _field_change(label, before, after, lead=True))
+        elif field.is_relation:
+            parts.append(f"{label}: {before} -> {after}")
+        else:
+            parts.append(_field_change(label, before, after))
+    return parts
+
+
+def _describe_citation(model, old_rows, new_rows, names):
+    cited_model = model._meta.get_field("cited").related_model
+    source_model = model._meta.get_field("source").related_model
+    lines = []
+    for rows, verb in (
+        (new_rows.keys() - old_rows.keys(), "added to"),
+        (old_rows.keys() - new_rows.keys(), "removed from"),
+    ):
+        for pk in sorted(rows):
+            row = (new_rows if verb == "added to" else old_rows)[pk]
+            what = names.of(cited_model, row.get("cited_id"))
+            lines.append(f"Source {verb} {what}: {names.of(source_model, row.get('source_id'))}")
+    return lines
+
+
+def describe_changes(obj, old_version_id, new_version_id):
+    """Lines such as “Memory: 96 GB HBM3 -> 144 GB HBM3e” from one revision of ``obj`` to another."""
+    before, after = snapshot(old_version_id), snapshot(new_version_id)
+    names = Names()
+    lines = []
+    root = f"{obj._meta.app_label}.{obj._meta.model_name}"
+    old_root = before.get(root, {}).get(str(obj.pk), {})
+    new_root = after.get(root, {}).get(str(obj.pk), {})
+    if old_root:
+        lines += _describe_row_change(type(obj), Kind("", ""), old_root, new_root, names)
+    for label in sorted(set(before) | set(after)):
+        if label == root:
+            continue
+        model = apps.get_model(label)
+        old_rows, new_rows = before.get(label, {}), after.get(label, {})
+        if label.endswith(CITATION_SUFFIX):
+            lines += _describe_citation(model, old_rows, new_rows, names)
+            continue
+        kind = KINDS.get(label, Kind(model._meta.verbose_name.capitalize(), "id"))
+        noun = f"{kind.noun} " if kind.noun else ""
+        title = kind.noun or model._meta.verbose_name.capitalize()
+        for pk in sorted(new_rows.keys() - old_rows.keys(), key=int):
+            row = new_rows[pk]
+            lead = row.get(kind.main) if kind.main else None
+            main = f": {_show(lead)}" if lead not in (None, "") else ""
+            lines.append(f"{title} added: {_row_label(model, kind, row, names)}{main}")
+        for pk in sorted(old_rows.keys() - new_rows.keys(), key=int):
+            lines.append(f"{title} removed: {_row_label(model, kind, old_rows[pk], names)}")
+        for pk in sorted(old_rows.keys() & new_rows.keys(), key=int):
+            parts = _describe_row_change(model, kind, old_rows[pk], new_rows[pk], names)
+            if parts:
+                lines.append(f"{noun}{_row_label(model, kind, new_rows[pk], names)}: {', '.join(parts)}")
+    return lines
