@@ -161,6 +161,11 @@ SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if env_bool("BEHIN
 # marked for readers.
 FRESHNESS_DAYS = int(os.environ.get("FRESHNESS_DAYS", "90"))
 
+# Revision storage stays bounded: `manage.py prune_revisions` deletes revisions older
+# than this many days, always keeping each item's last few.
+REVISIONS_KEEP_DAYS = int(os.environ.get("REVISIONS_KEEP_DAYS", "365"))
+REVISIONS_KEEP_LAST = int(os.environ.get("REVISIONS_KEEP_LAST", "20"))
+
 # Uploaded logos: formats, bytes and pixels we accept (see vendors/images.py).
 LOGO_MAX_BYTES = int(os.environ.get("LOGO_MAX_BYTES", 2 * 1024 * 1024))
 LOGO_MAX_PIXELS = int(os.environ.get("LOGO_MAX_PIXELS", 4096 * 4096))

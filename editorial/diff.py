@@ -9,6 +9,7 @@ not as one removal and one addition.
 from dataclasses import dataclass
 
 from django.apps import apps
+from django.db import models
 from reversion.models import Version
 
 SHORT = 80  # longer texts read "changed" rather than old -> new
@@ -113,6 +114,8 @@ def _describe_row_change(model, kind, old, new, names):
             parts.insert(0, _field_change(label, before, after, lead=True))
         elif field.is_relation:
             parts.append(f"{label}: {before} -> {after}")
+        elif isinstance(field, models.TextField):
+            parts.append(f"{label} changed")  # prose reads better compared on the page itself
         else:
             parts.append(_field_change(label, before, after))
     return parts

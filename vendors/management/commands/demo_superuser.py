@@ -1,20 +1,37 @@
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
 from django.core.management.base import BaseCommand, CommandError
 
-USERNAME = "editor"
 PASSWORD = "chipsite-demo"
+# username: (group, superuser?) — a newsroom to try the workflow with.
+DEMO_USERS = {
+    "admin": (None, True),
+    "editor": ("Editor", False),
+    "editor2": ("Editor", False),
+    "publisher": ("Publisher", False),
+}
 
 
 class Command(BaseCommand):
-    help = "Create the demo superuser for a laptop (DEBUG only) and print its login."
+    help = "Create the demo logins for a laptop (DEBUG only) and print them."
 
     def handle(self, *args, **options):
         if not settings.DEBUG:
-            raise CommandError("Refusing to create a demo superuser with DEBUG off.")
+            raise CommandError("Refusing to create demo logins with DEBUG off.")
         User = get_user_model()
-        if not User.objects.filter(username=USERNAME).exists():
-            User.objects.create_superuser(USERNAME, "editor@example.com", PASSWORD)
+        for username, (group, superuser) in DEMO_USERS.items():
+            if User.objects.filter(username=username).exists():
+                continue
+            if superuser:
+                User.objects.create_superuser(username, f"{username}@example.com", PASSWORD)
+            else:
+                user = User.objects.create_user(username, f"{username}@example.com", PASSWORD, is_staff=True)
+                user.groups.add(Group.objects.get(name=group))
+        names = ", ".join(f"“{name}”" for name in DEMO_USERS)
         self.stdout.write(
-            self.style.SUCCESS(f"Demo login for /admin/: username “{USERNAME}”, password “{PASSWORD}”.")
+            self.style.SUCCESS(
+                f"Demo logins for /admin/: {names} (superuser, two Editors, a Publisher), "
+                f"each with the password “{PASSWORD}”."
+            )
         )

@@ -1,0 +1,88 @@
+"""Two editors save the same profile at the same moment: one wins, the other is told. PostgreSQL only."""
+
+import threading
+
+import pytest
+from django.db import connection
+from django.test import Client
+
+from comparisons.models import Comparison
+from editorial.workflow import latest_version_id
+from tests import factories as f
+from tests.comparisons.test_admin import same_comparison
+from tests.editorial.test_workflow import post_page, user_in
+from tests.vendors.test_admin import change_url, inline_rows, rows_on_page, same_vendor
+from vendors.models import Vendor
+
+postgres_only = pytest.mark.skipif(
+    connection.vendor != "postgresql", reason="row locks need PostgreSQL (CI runs this on it)"
+)
+
+
+@postgres_only
+@pytest.mark.django_db(transaction=True)
+def test_two_concurrent_saves_of_one_vendor_keep_exactly_one(django_user_model):
+    vendor = f.make_vendor(summary="Original")
+    post_page_client = Client()
+    post_page_client.force_login(f.make_superuser())
+    post_page(post_page_client, vendor)  # a first revision, as after any admin save
+
+    forms = []
+    for name in ("alice", "bob"):
+        client = Client()
+        client.force_login(user_in("Editor", django_user_model, name))
+        rows, initial = rows_on_page(client.get(change_url(vendor)))
+        data = same_vendor(vendor, summary=f"{name}'s summary")
+        for key in ("status", "published_at_0", "published_at_1"):
+            data.pop(key, None)
+        for prefix, found in rows.items():
+            data.update(inline_rows(prefix, found, initial[prefix]))
+        forms.append((client, data))
+    assert forms[0][1]["opened_revision"] == forms[1][1]["opened_revision"]
+
+    start = threading.Barrier(len(forms))
+    results = [None] * len(forms)
+
+    def save(i):
+        client, data = forms[i]
+        try:
+            start.wait()
+            results[i] = client.post(change_url(vendor), data)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=save, args=(i,)) for i in range(len(forms))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+
+    codes = sorted(response.status_code for response in results)
+    assert codes == [200, 302], codes
+    loser = next(response for response in results if response.status_code == 200)
+    winner = next(response for response in results if response.status_code == 302)
+    winner_name = "alice" if results[0] is winner else "bob"
+    assert "Someone else saved this vendor" in loser.content.decode()
+    vendor.refresh_from_db()
+    assert vendor.summary == f"{winner_name}'s summary"
+
+
+@pytest.mark.django_db
+def test_a_stale_comparison_form_is_refused(client, admin_client):
+    comparison = f.make_comparison(vendors=[f.make_vendor(), f.make_vendor()], intro="Old intro")
+    opened = latest_version_id(comparison)
+
+    def submit(c, **fields):
+        rows, initial = rows_on_page(c.get(f"/admin/comparisons/comparison/{comparison.pk}/change/"))
+        data = same_comparison(comparison, **fields)
+        for prefix, found in rows.items():
+            data.update(inline_rows(prefix, found, initial[prefix]))
+        return c.post(f"/admin/comparisons/comparison/{comparison.pk}/change/", data)
+
+    assert submit(admin_client, intro="First save").status_code == 302
+    assert submit(admin_client, intro="Second save").status_code == 302
+    stale = submit(admin_client, intro="From a stale page", opened_revision=opened)
+    assert stale.status_code == 200
+    assert "Someone else saved this comparison" in stale.content.decode()
+    assert Comparison.objects.get(pk=comparison.pk).intro == "Second save"
+    assert Vendor.objects.count() == 2
