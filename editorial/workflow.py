@@ -217,6 +217,12 @@ class EditorialAdmin(VersionAdmin):
 
     # The list.
 
+    def changelist_view(self, request, extra_context=None):
+        """Without django-reversion's surrounding revision block: each action saves its items
+        in revisions of their own, so no item's history shows another item's rows."""
+        context = {"has_change_permission": self.has_change_permission(request), **(extra_context or {})}
+        return admin.ModelAdmin.changelist_view(self, request, context)
+
     @admin.display(description="state", ordering="published_at")
     def state(self, obj):
         return state_in_words(obj)

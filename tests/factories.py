@@ -128,3 +128,15 @@ def make_assessment(*, criterion=None, vendor=None, sources=(), **fields):
     )
     assessment.sources.set(sources)
     return assessment
+
+
+def make_staff_user(*, group, **fields):
+    """A staff user in the named group (“Editor” or “Publisher”, created by a migration)."""
+    from django.contrib.auth.models import Group
+
+    n = _n()
+    user = get_user_model().objects.create_user(
+        fields.pop("username", f"staff{n}"), f"staff{n}@example.com", "pw", is_staff=True, **fields
+    )
+    user.groups.add(Group.objects.get(name=group))
+    return user

@@ -6,6 +6,7 @@ foreign key to Source is PROTECT: the database refuses to delete a source that
 anything still cites, and the admin says what cites it.
 """
 
+import datetime as dt
 import uuid
 
 import reversion
@@ -195,6 +196,23 @@ class Vendor(models.Model):
         )
 
 
+def stale_before(*, days=None, today=None):
+    """The freshness cutoff: a claim last verified before this date is stale.
+
+    ``days`` defaults to settings.FRESHNESS_DAYS and ``today`` to the local date, so a
+    claim verified exactly ``days`` ago is still fresh and one a day older is stale.
+    """
+    days = settings.FRESHNESS_DAYS if days is None else days
+    return (today or timezone.localdate()) - dt.timedelta(days=days)
+
+
+class FactQuerySet(models.QuerySet):
+    def stale(self, *, days=None, today=None):
+        """Facts never verified, or last verified before the freshness window (see stale_before)."""
+        cutoff = stale_before(days=days, today=today)
+        return self.filter(Q(verified_on__isnull=True) | Q(verified_on__lt=cutoff))
+
+
 class Fact(models.Model):
     """One claim in an at-a-glance row. A vendor may have several under one attribute."""
 
@@ -218,11 +236,27 @@ class Fact(models.Model):
     position = models.PositiveIntegerField(default=0, help_text="Order within the page.")
     sources = models.ManyToManyField(Source, through="FactCitation", blank=True, related_name="facts")
 
+    objects = FactQuerySet.as_manager()
+
     class Meta:
         ordering = ["vendor", "attribute__position", "position", "pk"]
 
     def __str__(self):
         return f"{self.attribute}: {self.value[:60]}"
+
+
+class StaleFact(Fact):
+    """The staleness queue in the admin: the same rows as Fact, listed by how long ago they were checked.
+
+    It has no permissions of its own (the admin checks the Fact ones), so the Editor and
+    Publisher groups need no change.
+    """
+
+    class Meta:
+        proxy = True
+        verbose_name = "stale fact"
+        verbose_name_plural = "staleness queue"
+        default_permissions = ()
 
 
 class Event(models.Model):

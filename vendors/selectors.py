@@ -2,10 +2,11 @@
 
 from dataclasses import dataclass, field
 
+from django.conf import settings
 from django.db.models import Count, F, OuterRef, Prefetch, Q, Subquery, Sum, Window
 from django.db.models.functions import RowNumber
 
-from .models import FAQ, SCORE_MAX, Axis, Event, Fact, Score, Source, Vendor
+from .models import FAQ, SCORE_MAX, Axis, Event, Fact, Score, Source, Vendor, stale_before
 
 
 def active_axes():
@@ -111,6 +112,8 @@ class Profile:
     other_lanes: list
     same_lane_count: int = 0
     more_in_lanes: list = field(default_factory=list)
+    stale_count: int = 0  # facts not verified within the last freshness_days
+    freshness_days: int = 90
 
     @property
     def events_year(self):
@@ -125,8 +128,11 @@ def build_profile(vendor, *, preview=False):
     """Everything the profile page shows, footnotes numbered in page order."""
     notes = Footnotes()
     rows = []
+    cutoff = stale_before()
     for fact in vendor.ordered_facts:
         notes.cite(fact)
+        # The same rule as Fact.objects.stale(), on the facts already fetched.
+        fact.is_stale = fact.verified_on is None or fact.verified_on < cutoff
         if rows and rows[-1].attribute.pk == fact.attribute_id:
             rows[-1].facts.append(fact)
         else:
@@ -137,9 +143,15 @@ def build_profile(vendor, *, preview=False):
     score_rows = [ScoreRow(axis=axis, score=by_axis.get(axis.pk)) for axis in axes]
     faqs = [notes.cite(faq) for faq in vendor.ordered_faqs]
     scored = [row.value for row in score_rows if row.score]
-    # A page is only as fresh as its least recently checked fact.
-    fact_dates = [fact.verified_on for fact in vendor.ordered_facts if fact.verified_on]
-    verified_on = min(fact_dates) if fact_dates else vendor.verified_on
+    # A page is only as fresh as its least recently checked fact: it claims no date while
+    # one of its facts was never checked, and the page-level date only when it has no facts.
+    fact_dates = [fact.verified_on for fact in vendor.ordered_facts]
+    if not fact_dates:
+        verified_on = vendor.verified_on
+    elif None in fact_dates:
+        verified_on = None
+    else:
+        verified_on = min(fact_dates)
     # At most a few per lane, so that a profile stays the same size however many vendors
     # the site holds; the lane's own page lists the rest.
     others = list(
@@ -163,6 +175,8 @@ def build_profile(vendor, *, preview=False):
         faqs=faqs,
         sources=notes.sources,
         verified_on=verified_on,
+        stale_count=sum(fact.is_stale for fact in vendor.ordered_facts),
+        freshness_days=settings.FRESHNESS_DAYS,
         same_lane=[v for v in others if v.lane_id == vendor.lane_id],
         other_lanes=[v for v in others if v.lane_id != vendor.lane_id],
         same_lane_count=next((v.in_lane for v in others if v.lane_id == vendor.lane_id), 0),

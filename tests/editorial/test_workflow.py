@@ -371,3 +371,18 @@ def test_saving_again_after_reopening_works(admin_client):
     assert post_page(admin_client, vendor, summary="Two").status_code == 302
     vendor.refresh_from_db()
     assert vendor.summary == "Two"
+
+
+def test_publishing_several_at_once_gives_each_its_own_revision(client, django_user_model):
+    client.force_login(user_in("Publisher", django_user_model))
+    drafts = [f.make_vendor(published=False) for _ in range(3)]
+    for draft in drafts:
+        f.make_fact(vendor=draft, value=f"fact of {draft.name}")
+    response = client.post(CHANGELIST, {"action": "publish_now", "_selected_action": [d.pk for d in drafts]})
+    assert response.status_code == 302
+    for draft in drafts:
+        draft.refresh_from_db()
+        assert draft.status == "published" and draft.published_at is not None
+        (version,) = Version.objects.get_for_object(draft)
+        owners = {v.field_dict.get("vendor_id") for v in version.revision.version_set.all()} - {None}
+        assert owners == {draft.pk}, "a revision holds one vendor's rows only"

@@ -1,0 +1,494 @@
+"""Verification and staleness: who checked what and when, the admin's queue, and what visitors see.
+
+“Today” is never frozen: dates are built relative to timezone.localdate(), the date the
+code under test reads.
+"""
+
+import datetime as dt
+import re
+
+import pytest
+from django.contrib.auth.models import Permission
+from django.utils import timezone
+from reversion.models import Version
+
+from editorial.workflow import latest_version_id
+from tests import factories as f
+from tests.vendors.test_admin import change_url, rows_on_page, same_vendor
+from vendors.models import Event, Fact, Score, Vendor
+
+pytestmark = pytest.mark.django_db
+
+QUEUE = "/admin/vendors/stalefact/"
+VENDORS = "/admin/vendors/vendor/"
+
+
+def days_ago(days):
+    return timezone.localdate() - dt.timedelta(days=days)
+
+
+def queue_rows(response):
+    """The fact pks listed in the queue, in order (from the action checkboxes)."""
+    return [int(pk) for pk in re.findall(r'name="_selected_action" value="(\d+)"', response.content.decode())]
+
+
+def run_action(client, url, action, objects):
+    return client.post(url, {"action": action, "_selected_action": [obj.pk for obj in objects]}, follow=True)
+
+
+@pytest.fixture
+def vendor():
+    return f.make_vendor()
+
+
+# --- Fact.objects.stale() ---------------------------------------------------------------
+
+
+class TestStale:
+    def test_the_window_boundary_and_never_verified(self, vendor):
+        inside = f.make_fact(vendor=vendor, verified_on=days_ago(89))
+        on_the_edge = f.make_fact(vendor=vendor, verified_on=days_ago(90))
+        just_past = f.make_fact(vendor=vendor, verified_on=days_ago(91))
+        never = f.make_fact(vendor=vendor, verified_on=None)
+        today = f.make_fact(vendor=vendor, verified_on=timezone.localdate())
+
+        stale = set(Fact.objects.stale())
+
+        assert stale == {just_past, never}
+        assert not stale & {inside, on_the_edge, today}
+
+    def test_the_window_follows_the_setting(self, vendor, settings):
+        settings.FRESHNESS_DAYS = 30
+        fresh = f.make_fact(vendor=vendor, verified_on=days_ago(30))
+        stale = f.make_fact(vendor=vendor, verified_on=days_ago(31))
+
+        assert list(Fact.objects.stale()) == [stale]
+        assert fresh not in Fact.objects.stale(days=90) and stale not in Fact.objects.stale(days=90)
+
+    def test_days_and_today_may_be_given(self, vendor):
+        fact = f.make_fact(vendor=vendor, verified_on=dt.date(2026, 1, 10))
+
+        assert fact in Fact.objects.stale(days=10, today=dt.date(2026, 1, 21))
+        assert fact not in Fact.objects.stale(days=10, today=dt.date(2026, 1, 20))
+
+    def test_it_chains_like_any_filter(self, vendor):
+        other = f.make_vendor()
+        mine = f.make_fact(vendor=vendor, verified_on=None)
+        f.make_fact(vendor=other, verified_on=None)
+
+        assert list(Fact.objects.filter(vendor=vendor).stale()) == [mine]
+
+
+# --- The staleness queue ----------------------------------------------------------------
+
+
+class TestQueue:
+    def test_lists_stale_facts_oldest_first_never_verified_at_the_top(self, admin_client, vendor):
+        old = f.make_fact(vendor=vendor, verified_on=days_ago(400))
+        older_than_window = f.make_fact(vendor=vendor, verified_on=days_ago(120))
+        never = f.make_fact(vendor=vendor, verified_on=None)
+        f.make_fact(vendor=vendor, verified_on=days_ago(10))  # fresh
+
+        response = admin_client.get(QUEUE)
+
+        assert response.status_code == 200
+        assert queue_rows(response) == [never.pk, old.pk, older_than_window.pk]
+        page = response.content.decode()
+        assert "Staleness queue: facts not verified in the last 90 days, oldest first" in page
+        assert "3 stale facts" in page
+
+    def test_lists_drafts_too(self, admin_client):
+        draft = f.make_vendor(published=False)
+        fact = f.make_fact(vendor=draft, verified_on=None)
+
+        assert queue_rows(admin_client.get(QUEUE)) == [fact.pk]
+
+    def test_columns_and_edit_link(self, admin_client, superuser, vendor):
+        fact = f.make_fact(vendor=vendor, verified_on=days_ago(100), value="x" * 200)
+        Fact.objects.filter(pk=fact.pk).update(verified_by=superuser)
+
+        page = admin_client.get(QUEUE).content.decode()
+
+        assert f'<a href="/admin/vendors/vendor/{vendor.pk}/change/#facts-group">Edit</a>' in page
+        assert vendor.name in page and fact.attribute.name in page and superuser.username in page
+        assert ">100<" in page  # days since verified
+        assert "x" * 79 + "…" in page and "x" * 81 not in page
+
+    def test_a_never_verified_fact_says_so(self, admin_client, vendor):
+        f.make_fact(vendor=vendor, verified_on=None)
+
+        assert "never verified" in admin_client.get(QUEUE).content.decode()
+
+    def test_the_edit_page_opens_on_the_facts(self, admin_client, vendor):
+        fact = f.make_fact(vendor=vendor, verified_on=None)
+
+        page = admin_client.get(f"/admin/vendors/vendor/{vendor.pk}/change/").content.decode()
+        assert 'id="facts-group"' in page
+        # The queue has no form of its own: a fact is edited on its vendor's page.
+        response = admin_client.get(f"{QUEUE}{fact.pk}/change/")
+        assert response.status_code == 302
+        assert response["Location"] == f"/admin/vendors/vendor/{vendor.pk}/change/#facts-group"
+
+    def test_filters_by_vendor_lane_and_attribute(self, admin_client):
+        lane_a, lane_b = f.make_lane(), f.make_lane()
+        memory, compute = f.make_attribute(name="Memory"), f.make_attribute(name="Compute")
+        a = f.make_vendor(lane=lane_a)
+        b = f.make_vendor(lane=lane_b)
+        a_memory = f.make_fact(vendor=a, attribute=memory, verified_on=None)
+        a_compute = f.make_fact(vendor=a, attribute=compute, verified_on=None)
+        b_memory = f.make_fact(vendor=b, attribute=memory, verified_on=None)
+
+        def listed(query):
+            response = admin_client.get(QUEUE, query)
+            assert response.status_code == 200  # an unknown filter redirects with ?e=1
+            return set(queue_rows(response))
+
+        assert listed({"vendor__id__exact": a.pk}) == {a_memory.pk, a_compute.pk}
+        assert listed({"vendor__lane__id__exact": lane_b.pk}) == {b_memory.pk}
+        assert listed({"attribute__id__exact": memory.pk}) == {a_memory.pk, b_memory.pk}
+        assert listed({"attribute__id__exact": compute.pk, "vendor__id__exact": a.pk}) == {a_compute.pk}
+
+    def test_the_vendor_filter_offers_only_vendors_with_stale_facts(self, admin_client):
+        stale = [f.make_vendor(name="Has stale"), f.make_vendor(name="Also stale")]
+        fresh = f.make_vendor(name="All fresh")
+        for vendor in stale:
+            f.make_fact(vendor=vendor, verified_on=None)
+        f.make_fact(vendor=fresh, verified_on=days_ago(1))
+
+        page = admin_client.get(QUEUE).content.decode()
+
+        assert all(f"vendor__id__exact={vendor.pk}" in page for vendor in stale)
+        assert f"vendor__id__exact={fresh.pk}" not in page
+
+    def test_search_on_value_and_vendor_name(self, admin_client):
+        hbm = f.make_fact(vendor=f.make_vendor(name="Alpha"), value="96 GB HBM3", verified_on=None)
+        other = f.make_fact(vendor=f.make_vendor(name="Beta"), value="PCIe card", verified_on=None)
+
+        assert queue_rows(admin_client.get(QUEUE, {"q": "HBM3"})) == [hbm.pk]
+        assert queue_rows(admin_client.get(QUEUE, {"q": "Beta"})) == [other.pk]
+
+    def test_sorting_by_days_since_verified(self, admin_client, vendor):
+        f.make_fact(vendor=vendor, verified_on=days_ago(100))
+        f.make_fact(vendor=vendor, verified_on=None)
+        for column in ("6", "-6", "4", "-4"):
+            assert admin_client.get(QUEUE, {"o": column}).status_code == 200
+
+    def test_no_add_or_delete(self, admin_client, vendor):
+        f.make_fact(vendor=vendor, verified_on=None)
+
+        assert admin_client.get(f"{QUEUE}add/").status_code == 403
+        assert "delete_selected" not in admin_client.get(QUEUE).content.decode()
+
+    def test_query_count_does_not_grow_with_the_rows(self, admin_client, django_assert_max_num_queries):
+        for _ in range(3):
+            vendor = f.make_vendor()
+            for _ in range(5):
+                f.make_fact(vendor=vendor, verified_on=None)
+        with django_assert_max_num_queries(15):
+            admin_client.get(QUEUE)
+
+    def test_an_editor_can_open_the_queue_and_act_on_it(self, client, vendor):
+        editor = f.make_staff_user(group="Editor")
+        fact = f.make_fact(vendor=vendor, verified_on=None)
+        client.force_login(editor)
+
+        index = client.get("/admin/").content.decode()
+        assert "Staleness queue" in index
+        response = client.get(QUEUE)
+        assert response.status_code == 200
+        assert queue_rows(response) == [fact.pk]
+
+        run_action(client, QUEUE, "mark_verified_today", [fact])
+        fact.refresh_from_db()
+        assert (fact.verified_on, fact.verified_by) == (timezone.localdate(), editor)
+
+    def test_without_fact_permissions_the_queue_is_closed(self, client):
+        user = f.make_staff_user(group="Editor")
+        user.groups.clear()
+        user.user_permissions.add(Permission.objects.get(codename="view_vendor"))
+        client.force_login(user)
+
+        assert client.get(QUEUE).status_code == 403
+        index = client.get("/admin/").content.decode()
+        assert "Staleness queue" not in index and "stale fact" not in index
+
+    def test_view_only_may_look_but_not_mark(self, client, vendor):
+        user = f.make_staff_user(group="Editor")
+        user.groups.clear()
+        user.user_permissions.add(Permission.objects.get(codename="view_fact"))
+        fact = f.make_fact(vendor=vendor, verified_on=None)
+        client.force_login(user)
+
+        response = client.get(QUEUE)
+        assert response.status_code == 200
+        assert "mark_verified_today" not in response.content.decode()
+        run_action(client, QUEUE, "mark_verified_today", [fact])
+        fact.refresh_from_db()
+        assert fact.verified_on is None
+
+
+# --- “Mark verified today” --------------------------------------------------------------
+
+
+class TestMarkVerifiedOnFacts:
+    def test_marks_the_selected_facts_and_takes_them_off_the_queue(self, admin_client, superuser, vendor):
+        picked = [
+            f.make_fact(vendor=vendor, verified_on=None),
+            f.make_fact(vendor=vendor, verified_on=days_ago(200)),
+        ]
+        left = f.make_fact(vendor=vendor, verified_on=days_ago(300))
+
+        response = run_action(admin_client, QUEUE, "mark_verified_today", picked)
+
+        assert "Marked 2 facts verified today on 1 vendor." in response.content.decode()
+        for fact in picked:
+            fact.refresh_from_db()
+            assert (fact.verified_on, fact.verified_by) == (timezone.localdate(), superuser)
+        left.refresh_from_db()
+        assert left.verified_on == days_ago(300) and left.verified_by is None
+        assert queue_rows(admin_client.get(QUEUE)) == [left.pk]
+
+    def test_the_action_is_labelled(self, admin_client, vendor):
+        f.make_fact(vendor=vendor, verified_on=None)
+
+        assert ">Mark verified today</option>" in admin_client.get(QUEUE).content.decode()
+
+    def test_records_a_revision_of_each_vendor_touched(self, admin_client, superuser):
+        a, b = f.make_vendor(), f.make_vendor()
+        facts = [f.make_fact(vendor=a, verified_on=None), f.make_fact(vendor=b, verified_on=None)]
+
+        run_action(admin_client, QUEUE, "mark_verified_today", facts)
+
+        for vendor in (a, b):
+            version = Version.objects.get_for_object(vendor).get()
+            assert version.revision.user == superuser
+            assert version.revision.comment == "Marked verified today."
+            # One vendor per revision, so that each history shows only its own rows.
+            assert {
+                v.object_repr for v in version.revision.version_set.filter(content_type__model="vendor")
+            } == {vendor.name}
+
+    def test_a_form_opened_before_is_refused_rather_than_saved_over_the_dates(self, admin_client, vendor):
+        fact = f.make_fact(vendor=vendor, verified_on=None)
+        opened = latest_version_id(vendor)
+
+        run_action(admin_client, QUEUE, "mark_verified_today", [fact])
+
+        assert latest_version_id(vendor) != opened
+
+
+class TestMarkVerifiedOnVendors:
+    def test_marks_every_fact_event_and_score_and_the_page(self, admin_client, superuser):
+        vendor, untouched = f.make_vendor(), f.make_vendor()
+        f.make_fact(vendor=vendor, verified_on=None)
+        f.make_fact(vendor=vendor, verified_on=days_ago(10))
+        f.make_event(vendor=vendor)
+        f.make_score(vendor=vendor)
+        f.make_fact(vendor=untouched, verified_on=None)
+
+        response = run_action(admin_client, VENDORS, "mark_verified_today", [vendor])
+
+        page = response.content.decode()
+        assert "Marked 1 vendor verified today: 2 facts, 1 event and 1 score." in page
+        today = timezone.localdate()
+        for model in (Fact, Event, Score):
+            rows = model.objects.filter(vendor=vendor)
+            assert rows.exists()
+            assert set(rows.values_list("verified_on", "verified_by")) == {(today, superuser.pk)}
+        vendor.refresh_from_db()
+        assert vendor.verified_on == today
+        assert Fact.objects.get(vendor=untouched).verified_on is None
+
+    def test_keeps_publish_and_unpublish(self, admin_client, vendor):
+        page = admin_client.get(VENDORS).content.decode()
+
+        for action in ("publish_now", "unpublish", "mark_verified_today"):
+            assert f'value="{action}"' in page
+        assert ">Mark verified today</option>" in page
+
+    def test_records_one_revision_per_vendor(self, admin_client, superuser):
+        vendors = [f.make_vendor(), f.make_vendor()]
+        for vendor in vendors:
+            f.make_fact(vendor=vendor, verified_on=None)
+
+        run_action(admin_client, VENDORS, "mark_verified_today", vendors)
+
+        revisions = {Version.objects.get_for_object(v).get().revision for v in vendors}
+        assert len(revisions) == 2
+        for revision in revisions:
+            assert revision.user == superuser and revision.comment == "Marked verified today."
+            assert revision.version_set.filter(content_type__model="vendor").count() == 1
+            assert revision.version_set.filter(content_type__model="fact").count() == 1
+
+    def test_an_editor_may_mark_a_vendor(self, client, vendor):
+        editor = f.make_staff_user(group="Editor")
+        client.force_login(editor)
+        f.make_score(vendor=vendor)
+
+        run_action(client, VENDORS, "mark_verified_today", [vendor])
+
+        assert Score.objects.get(vendor=vendor).verified_by == editor
+
+
+class TestVerifiedByOnTheChangeForm:
+    def test_inlines_show_who_verified_facts_events_and_scores(self, admin_client, superuser, vendor):
+        f.make_fact(vendor=vendor)
+        f.make_event(vendor=vendor)
+        f.make_score(vendor=vendor)
+        run_action(admin_client, VENDORS, "mark_verified_today", [vendor])
+
+        page = admin_client.get(change_url(vendor)).content.decode()
+
+        verifiers = re.findall(r'<td class="field-verified_by">\s*<p>(.*?)</p>', page)
+        assert [v for v in verifiers if superuser.username in v] and len(verifiers) >= 3
+        assert sum(superuser.username in v for v in verifiers) == 3  # the empty template rows say "-"
+        assert page.count('<th class="column-verified_on">') == 3
+
+    def test_a_date_entered_by_hand_is_vouched_for_by_whoever_entered_it(
+        self, admin_client, superuser, vendor
+    ):
+        edited = f.make_fact(vendor=vendor, verified_on=days_ago(200))
+        cleared = f.make_fact(vendor=vendor, verified_on=days_ago(200))
+        untouched = f.make_fact(vendor=vendor, verified_on=days_ago(200))
+        someone = f.make_superuser()
+        Fact.objects.filter(pk__in=[cleared.pk, untouched.pk]).update(verified_by=someone)
+        rows, initial = rows_on_page(admin_client.get(change_url(vendor)))
+        by_pk = {r["id"]: r for r in rows["facts"]}
+        by_pk[edited.pk]["verified_on"] = f"{timezone.localdate():%Y-%m-%d}"
+        by_pk[cleared.pk]["verified_on"] = ""
+
+        response = admin_client.post(change_url(vendor), same_vendor(vendor, inlines=rows, initial=initial))
+
+        assert response.status_code == 302, response.context and response.context["errors"]
+        for fact in (edited, cleared, untouched):
+            fact.refresh_from_db()
+        assert (edited.verified_on, edited.verified_by) == (timezone.localdate(), superuser)
+        assert (cleared.verified_on, cleared.verified_by) == (None, None)
+        assert (untouched.verified_on, untouched.verified_by) == (days_ago(200), someone)
+
+
+# --- The admin index --------------------------------------------------------------------
+
+
+class TestAdminIndex:
+    def test_shows_how_many_facts_are_stale_with_a_link_to_the_queue(self, admin_client, vendor):
+        f.make_fact(vendor=vendor, verified_on=None)
+        f.make_fact(vendor=vendor, verified_on=days_ago(91))
+        f.make_fact(vendor=vendor, verified_on=days_ago(5))
+
+        page = admin_client.get("/admin/").content.decode()
+
+        assert f'<a href="{QUEUE}">2 stale facts</a> (not verified in the last 90 days)' in page
+
+    def test_follows_the_setting(self, admin_client, vendor, settings):
+        settings.FRESHNESS_DAYS = 30
+        f.make_fact(vendor=vendor, verified_on=days_ago(31))
+
+        assert (
+            "1 stale fact</a> (not verified in the last 30 days)"
+            in admin_client.get("/admin/").content.decode()
+        )
+
+    def test_one_count_query(self, superuser, django_assert_num_queries):
+        from django.template import engines
+        from django.test import RequestFactory
+
+        request = RequestFactory().get("/admin/")
+        request.user = superuser
+        template = engines["django"].from_string("{% load staleness %}{% stale_facts as s %}{{ s.count }}")
+        with django_assert_num_queries(1):
+            assert template.render({"request": request}) == "0"
+
+    def test_not_shown_to_a_user_who_may_not_view_facts(self, client):
+        user = f.make_staff_user(group="Editor")
+        user.groups.clear()
+        user.user_permissions.add(Permission.objects.get(codename="view_vendor"))
+        client.force_login(user)
+
+        assert "stale fact" not in client.get("/admin/").content.decode()
+
+
+# --- The public profile -----------------------------------------------------------------
+
+NOTICE = "Some facts on this page have not been re-checked in the last 90 days"
+
+
+class TestProfile:
+    def test_facts_verified_is_the_oldest_fact_date(self, client, vendor):
+        f.make_fact(vendor=vendor, verified_on=dt.date(2026, 3, 1))
+        f.make_fact(vendor=vendor, verified_on=dt.date(2026, 1, 10))
+        Vendor.objects.filter(pk=vendor.pk).update(verified_on=dt.date(2026, 6, 1))
+
+        page = client.get(vendor.get_absolute_url()).content.decode()
+
+        assert "Facts verified 2026-01-10." in page
+        assert "2026-06-01" not in page
+
+    def test_a_never_verified_fact_means_no_date_is_claimed(self, client, vendor):
+        f.make_fact(vendor=vendor, verified_on=days_ago(1))
+        f.make_fact(vendor=vendor, verified_on=None)
+        Vendor.objects.filter(pk=vendor.pk).update(verified_on=days_ago(1))
+
+        assert "Facts verified" not in client.get(vendor.get_absolute_url()).content.decode()
+
+    def test_without_facts_the_page_level_date_is_shown(self, client, vendor):
+        Vendor.objects.filter(pk=vendor.pk).update(verified_on=dt.date(2026, 6, 1))
+
+        assert "Facts verified 2026-06-01." in client.get(vendor.get_absolute_url()).content.decode()
+
+    def test_no_notice_or_marker_when_every_fact_is_fresh(self, client, vendor):
+        f.make_fact(vendor=vendor, verified_on=days_ago(90))
+        f.make_fact(vendor=vendor, verified_on=timezone.localdate())
+
+        page = client.get(vendor.get_absolute_url()).content.decode()
+
+        assert NOTICE not in page
+        assert 'class="stale"' not in page
+
+    def test_stale_facts_get_the_notice_and_a_marker_each(self, client, vendor):
+        old = days_ago(91)
+        f.make_fact(vendor=vendor, value="Fresh claim", verified_on=days_ago(3))
+        f.make_fact(vendor=vendor, value="Old claim", verified_on=old)
+        f.make_fact(vendor=vendor, value="Unchecked claim", verified_on=None)
+
+        page = client.get(vendor.get_absolute_url()).content.decode()
+
+        assert NOTICE in page
+        assert "they are marked “not recently verified”" in page
+        assert page.index(NOTICE) > page.index('id="glance"')
+        assert page.count('<span class="stale"') == 2
+        claims = dict(re.findall(r'<p class="claim">(\w+) claim(.*?)</p>', page, flags=re.S))
+        assert 'class="stale"' not in claims["Fresh"]
+        assert (
+            f'<span class="stale" title="Last verified {old:%Y-%m-%d}">not recently verified</span>'
+            in claims["Old"]
+        )
+        assert (
+            '<span class="stale" title="Never verified">not recently verified</span>' in claims["Unchecked"]
+        )
+
+    def test_the_notice_follows_the_setting(self, client, vendor, settings):
+        settings.FRESHNESS_DAYS = 30
+        f.make_fact(vendor=vendor, verified_on=days_ago(31))
+
+        page = client.get(vendor.get_absolute_url()).content.decode()
+
+        assert "have not been re-checked in the last 30 days" in page
+
+    def test_marking_verified_clears_the_notice(self, client, admin_client, vendor):
+        f.make_fact(vendor=vendor, verified_on=None)
+        assert NOTICE in client.get(vendor.get_absolute_url()).content.decode()
+
+        run_action(admin_client, VENDORS, "mark_verified_today", [vendor])
+
+        page = client.get(vendor.get_absolute_url()).content.decode()
+        assert NOTICE not in page and 'class="stale"' not in page
+        assert f"Facts verified {timezone.localdate():%Y-%m-%d}." in page
+
+    def test_no_inline_style_or_script_for_the_csp(self, client, vendor):
+        f.make_fact(vendor=vendor, verified_on=None)
+
+        page = client.get(vendor.get_absolute_url()).content.decode()
+
+        assert "style=" not in page and "<style" not in page
+        assert not re.search(r"<script(?![^>]*\bsrc=)", page)

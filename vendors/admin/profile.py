@@ -1,0 +1,165 @@
+"""A whole vendor profile on one admin page: facts, events, scores, FAQs and their sources."""
+
+from django import forms
+from django.contrib import admin, messages
+
+from editorial.workflow import PUBLISHING_FIELDSET, EditorialAdmin, EditorialForm
+
+from ..images import clean_logo
+from ..models import (
+    FAQ,
+    Axis,
+    Event,
+    Fact,
+    Score,
+    Vendor,
+)
+from .editing import CitedInline, FillsPositions, PositionedInlineForm
+from .staleness import MARK_VERIFIED_LABEL, mark_verified, plural, record_revisions
+
+
+class FactForm(PositionedInlineForm):
+    class Meta:
+        model = Fact
+        fields = ["attribute", "value", "vendor_stated", "verified_on", "sources", "position"]
+        widgets = {"value": forms.Textarea(attrs={"rows": 2, "cols": 40})}
+
+
+class EventForm(PositionedInlineForm):
+    class Meta:
+        model = Event
+        fields = ["date", "precision", "text", "sources", "position"]
+        widgets = {"text": forms.Textarea(attrs={"rows": 2, "cols": 60})}
+
+
+class ScoreForm(forms.ModelForm):
+    class Meta:
+        model = Score
+        fields = ["axis", "value", "reason", "sources"]
+        widgets = {"reason": forms.Textarea(attrs={"rows": 2, "cols": 50})}
+
+    def clean_axis(self):
+        """A score kept on a retired axis stays editable; a new one must use an active axis."""
+        axis = self.cleaned_data["axis"]
+        if not axis.is_active and axis.pk != self.instance.axis_id:
+            raise forms.ValidationError(f"“{axis}” is no longer an active axis: pick an active one.")
+        return axis
+
+
+class FAQForm(PositionedInlineForm):
+    class Meta:
+        model = FAQ
+        fields = ["question", "answer", "sources", "position"]
+        widgets = {"answer": forms.Textarea(attrs={"rows": 3, "cols": 60})}
+
+
+class ShowsVerifier:
+    """For an inline: who last verified each row, read-only, without a query per row."""
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("verified_by")
+
+
+class FactInline(ShowsVerifier, CitedInline):
+    model = Fact
+    form = FactForm
+    autocomplete_fields = ["attribute"]
+    readonly_fields = ["verified_by"]
+
+
+class EventInline(ShowsVerifier, CitedInline):
+    model = Event
+    form = EventForm
+    readonly_fields = ["verified_on", "verified_by"]
+
+
+class ScoreInline(ShowsVerifier, CitedInline):
+    model = Score
+    form = ScoreForm
+    readonly_fields = ["verified_on", "verified_by"]
+
+    def get_extra(self, request, obj=None, **kwargs):
+        """One empty row, axis filled in, for each active axis the vendor has no score on."""
+        return len(unscored_axes(obj))
+
+
+def unscored_axes(vendor):
+    axes = Axis.objects.filter(is_active=True)
+    if vendor is not None and vendor.pk:
+        axes = axes.exclude(scores__vendor=vendor)
+    return list(axes)
+
+
+class FAQInline(CitedInline):
+    model = FAQ
+    form = FAQForm
+
+
+class VendorAdminForm(EditorialForm):
+    class Meta:
+        model = Vendor
+        fields = [
+            "name", "slug", "company", "lane", "logo", "summary", "what_it_is", "best_for",
+            "watch_out", "verdict", "alternative_blurb", "status", "published_at", "verified_on",
+        ]  # fmt: skip
+        widgets = {
+            field: forms.Textarea(attrs={"rows": 3, "cols": 80})
+            for field in ["what_it_is", "best_for", "watch_out"]
+        }
+
+    def clean_logo(self):
+        logo = self.cleaned_data.get("logo")
+        # Only a new upload is checked and re-encoded; a kept logo is already clean.
+        if logo and hasattr(logo, "content_type"):
+            return clean_logo(logo)
+        return logo
+
+
+@admin.register(Vendor)
+class VendorAdmin(FillsPositions, EditorialAdmin):
+    form = VendorAdminForm
+    list_display = ["name", "company", "lane", "status", "published_at", "verified_on", "updated_at"]
+    list_filter = ["status", "lane", "verified_on"]
+    list_select_related = ["lane"]
+    search_fields = ["name", "company", "slug"]
+    prepopulated_fields = {"slug": ["name"]}
+    autocomplete_fields = ["lane"]
+    readonly_fields = ["created_at", "updated_at"]
+    date_hierarchy = "updated_at"
+    fieldsets = [
+        (None, {"fields": ["name", "slug", "company", "lane", "logo"]}),
+        (
+            "Profile",
+            {
+                "fields": ["summary", "what_it_is", "best_for", "watch_out", "verdict", "alternative_blurb"],
+                "description": "Markdown is allowed in the summary, takeaways and verdict.",
+            },
+        ),
+        ("Publishing", {"fields": PUBLISHING_FIELDSET}),
+    ]
+    inlines = [FactInline, EventInline, ScoreInline, FAQInline]
+    actions = [*EditorialAdmin.actions, "mark_verified_today"]
+
+    def get_formset_kwargs(self, request, obj, inline, prefix):
+        kwargs = super().get_formset_kwargs(request, obj, inline, prefix)
+        if isinstance(inline, ScoreInline):
+            kwargs["initial"] = [{"axis": axis.pk} for axis in unscored_axes(obj)]
+        return kwargs
+
+    def save_formset(self, request, form, formset, change):
+        # A verified date entered by hand is vouched for by whoever entered it.
+        for row in formset.forms:
+            if "verified_on" in getattr(row, "changed_data", ()) and hasattr(row.instance, "verified_by_id"):
+                row.instance.verified_by = request.user if row.cleaned_data.get("verified_on") else None
+        super().save_formset(request, form, formset, change)
+
+    @admin.action(description=MARK_VERIFIED_LABEL, permissions=["change"])
+    def mark_verified_today(self, request, queryset):
+        counts, vendor_pks = mark_verified(request.user, vendors=queryset)
+        record_revisions(request.user, vendor_pks)
+        messages.success(
+            request,
+            f"Marked {plural(counts[Vendor], 'vendor')} verified today: "
+            f"{plural(counts[Fact], 'fact')}, {plural(counts[Event], 'event')} "
+            f"and {plural(counts[Score], 'score')}.",
+        )
