@@ -10,6 +10,8 @@ Runs after the vendors are loaded (see vendors.demo.DemoLoader.run): it needs th
 
 import datetime as dt
 
+from editorial.revisions import record_revision
+from vendors.demo import DEMO_COMMENT
 from vendors.models import Vendor
 
 from .models import Comparison, ComparisonVendor, Criterion
@@ -62,5 +64,6 @@ def load_comparisons(report):
             Criterion(comparison=comparison, name=name, position=position)
             for position, name in enumerate(data["criteria"], start=1)
         )
+        record_revision(comparison, comment=DEMO_COMMENT)
         report.count("comparisons", True)
     return report

@@ -89,10 +89,10 @@ class EditorialForm(forms.ModelForm):
         newer = version_chain(self.instance, after=opened)
         who = newer[-1].revision if newer else None
         changes = describe_changes(self.instance, opened or None, current)
-        by = f" by {who.user}" if who and who.user else ""
+        by = f" ({who.user})" if who and who.user else ""
         when = f" at {format_date(timezone.localtime(who.date_created), 'j M Y H:i')}" if who else ""
         raise ValidationError(
-            "Someone else saved this %(name)s%(by)s%(when)s after you opened it, so your save was "
+            "Someone else%(by)s saved this %(name)s%(when)s after you opened it, so your save was "
             "refused and their change kept. Open the page again to see it, then redo your edit. "
             "What they changed: %(changes)s",
             params={

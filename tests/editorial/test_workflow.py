@@ -358,7 +358,7 @@ def test_second_save_of_a_stale_form_is_refused_and_says_what_changed(
     response = client.post(change_url(vendor), data)
     assert response.status_code == 200
     text = response.content.decode()
-    assert "Someone else saved this vendor by alice" in text
+    assert "Someone else (alice) saved this vendor" in text
     assert "Memory: 96 GB HBM3 -&gt; 144 GB HBM3e" in text
     vendor.refresh_from_db()
     assert vendor.summary != "Bob's summary"

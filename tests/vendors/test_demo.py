@@ -176,3 +176,19 @@ def test_dry_run_saves_nothing():
     assert report.created["vendors"] == 9
     assert not Vendor.objects.exists()
     assert not Source.objects.exists()
+
+
+def test_each_demo_item_starts_its_history_with_the_loaded_state():
+    from reversion.models import Version
+
+    from comparisons.models import Comparison
+
+    load_demo()
+    for item in [*Vendor.objects.all(), *Comparison.objects.all()]:
+        (version,) = Version.objects.get_for_object(item)
+        assert version.revision.get_comment() == "Loaded from the demo data."
+    trainium = Vendor.objects.get(slug="aws-trainium")
+    revision = Version.objects.get_for_object(trainium).get().revision
+    assert revision.version_set.filter(content_type__model="fact").count() == 8
+    load_demo()  # again: no second revision
+    assert Version.objects.get_for_object(trainium).count() == 1

@@ -14,6 +14,7 @@ from urllib.parse import urlsplit
 from django.db import transaction
 from django.utils.text import slugify
 
+from editorial.revisions import record_revision
 from vendors.models import FAQ, Attribute, Axis, Event, Fact, Lane, Score, SiteSettings, Source, Vendor
 
 DEMO_DIR = Path(__file__).resolve().parent
@@ -38,6 +39,9 @@ ATTRIBUTES = [
     "GA / availability",
     "Next generation",
 ]
+
+# The first revision of every demo item, so that its history starts from the loaded state.
+DEMO_COMMENT = "Loaded from the demo data."
 
 RANKINGS_INTRO = (
     "Every published vendor, scored 1 to 5 on the same axes. Open a vendor for the reason behind "
@@ -191,6 +195,7 @@ class DemoLoader:
             FAQ.objects.create(
                 vendor=vendor, question=faq["question"], answer=faq["answer"], position=position
             )
+        record_revision(vendor, comment=DEMO_COMMENT)
 
     def load_vendor(self, data):
         vendor = self.new_vendor(
@@ -220,6 +225,7 @@ class DemoLoader:
                 vendor=vendor, date=date, precision=precision, text=entry["text"], position=position
             )
             event.sources.add(self.source(entry["source_url"]))
+        record_revision(vendor, comment=DEMO_COMMENT)
 
 
 class DryRun(Exception):
