@@ -62,6 +62,11 @@ class EditorialForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         self.fields["opened_revision"].initial = latest_version_id(self.instance)
 
+    @property
+    def changed_data(self):
+        # The comment and the guard are about the save, not the item: keep them out of its log.
+        return [name for name in super().changed_data if name not in {"revision_comment", "opened_revision"}]
+
     def clean(self):
         cleaned = super().clean()
         status = cleaned.get("status", self.instance.status)

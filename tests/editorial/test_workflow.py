@@ -241,6 +241,7 @@ def test_every_admin_save_records_the_whole_profile(edited):
     assert {"vendor", "fact", "score", "faq"} <= models
     assert latest.user.is_superuser
     assert latest.get_comment().startswith("Trainium3 launch")
+    assert "Comment on this change" not in latest.get_comment()
 
 
 def test_history_lists_revisions_with_who_and_comment(admin_client, edited):
