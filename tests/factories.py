@@ -132,11 +132,22 @@ def make_assessment(*, criterion=None, vendor=None, sources=(), **fields):
 
 def make_staff_user(*, group, **fields):
     """A staff user in the named group (“Editor” or “Publisher”, created by a migration)."""
-    from django.contrib.auth.models import Group
-
     n = _n()
     user = get_user_model().objects.create_user(
         fields.pop("username", f"staff{n}"), f"staff{n}@example.com", "pw", is_staff=True, **fields
     )
-    user.groups.add(Group.objects.get(name=group))
+    user.groups.add(role_group(group))
     return user
+
+
+def role_group(name):
+    """The Editor or Publisher group the data migration creates, recreated if a transactional
+    test's flush has removed it."""
+    import importlib
+
+    from django.contrib.auth.models import Group, Permission
+
+    if not Group.objects.filter(name=name).exists():
+        migration = importlib.import_module("vendors.migrations.0004_editor_and_publisher_groups")
+        migration.build_groups(Group, Permission)
+    return Group.objects.get(name=name)

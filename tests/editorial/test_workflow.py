@@ -4,7 +4,6 @@ import datetime as dt
 import io
 
 import pytest
-from django.contrib.auth.models import Group
 from django.core.management import call_command
 from django.utils import timezone
 from reversion.models import Revision, Version
@@ -21,7 +20,7 @@ CHANGELIST = "/admin/vendors/vendor/"
 
 def user_in(group, django_user_model, name=None):
     user = django_user_model.objects.create_user(name or group.lower(), password="pw", is_staff=True)
-    user.groups.add(Group.objects.get(name=group))
+    user.groups.add(f.role_group(group))
     return user
 
 

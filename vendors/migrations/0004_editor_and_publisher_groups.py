@@ -21,8 +21,11 @@ def create_groups(apps, schema_editor):
         create_permissions(app_config, verbosity=0)
         app_config.models_module = None
 
-    Group = apps.get_model("auth", "Group")
-    Permission = apps.get_model("auth", "Permission")
+    build_groups(apps.get_model("auth", "Group"), apps.get_model("auth", "Permission"))
+
+
+def build_groups(Group, Permission):
+    """Create or refresh both groups; also used by tests after a flush removed them."""
 
     def perms(app_label, models, actions):
         codenames = [f"{action}_{model}" for model in models for action in actions]
