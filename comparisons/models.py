@@ -5,25 +5,15 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
-from django.utils import timezone
 
+from editorial.models import Publishable
 from vendors.models import SCORE_MAX, SCORE_MIN, Attribute, Axis, Citation, Source, Vendor
 
 MIN_VENDORS = 2
 MAX_VENDORS = 5
 
 
-class ComparisonQuerySet(models.QuerySet):
-    def published(self, *, at=None):
-        at = at or timezone.now()
-        return self.filter(status=Comparison.Status.PUBLISHED, published_at__lte=at)
-
-
-class Comparison(models.Model):
-    class Status(models.TextChoices):
-        DRAFT = "draft", "Draft"
-        PUBLISHED = "published", "Published"
-
+class Comparison(Publishable):
     title = models.CharField(max_length=200, help_text="E.g. “Google TPU vs AWS Trainium vs Nvidia GPU”.")
     slug = models.SlugField(max_length=200, unique=True, help_text="Its address: /compare/<slug>/.")
     summary = models.CharField(max_length=300, help_text="One line, shown wherever the comparison is listed.")
@@ -33,20 +23,9 @@ class Comparison(models.Model):
     sources = models.ManyToManyField(
         Source, through="ComparisonCitation", blank=True, related_name="comparisons"
     )
-    status = models.CharField(max_length=20, choices=Status.choices, default=Status.DRAFT)
-    published_at = models.DateTimeField(
-        "publish time",
-        null=True,
-        blank=True,
-        help_text="Visitors see the page from this time on. Filled with now when left empty on publishing.",
-    )
     verified_on = models.DateField(
         "verified on", null=True, blank=True, help_text="When an editor last checked the page's own text."
     )
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
-
-    objects = ComparisonQuerySet.as_manager()
 
     class Meta:
         ordering = ["title"]
@@ -68,14 +47,6 @@ class Comparison(models.Model):
 
     def get_absolute_url(self):
         return reverse("comparisons:detail", kwargs={"slug": self.slug})
-
-    @property
-    def is_public(self):
-        return (
-            self.status == self.Status.PUBLISHED
-            and self.published_at is not None
-            and self.published_at <= timezone.now()
-        )
 
 
 class ComparisonVendor(models.Model):

@@ -17,6 +17,8 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 
+from editorial.models import Publishable
+
 SCORE_MIN = 1
 SCORE_MAX = 5
 
@@ -104,23 +106,13 @@ class Source(models.Model):
         return self.title
 
 
-class VendorQuerySet(models.QuerySet):
-    def published(self, *, at=None):
-        at = at or timezone.now()
-        return self.filter(status=Vendor.Status.PUBLISHED, published_at__lte=at)
-
-
 def logo_upload_to(instance, filename):
     """Stored under a generated name: nothing of the uploader's file name reaches the disk."""
     extension = filename.rsplit(".", 1)[-1].lower() if "." in filename else "png"
     return f"logos/{uuid.uuid4().hex}.{extension}"
 
 
-class Vendor(models.Model):
-    class Status(models.TextChoices):
-        DRAFT = "draft", "Draft"
-        PUBLISHED = "published", "Published"
-
+class Vendor(Publishable):
     name = models.CharField(max_length=200, help_text="The profiled chip line, e.g. “AWS Trainium”.")
     slug = models.SlugField(max_length=200, unique=True, help_text="Its address: /vendors/<slug>/.")
     company = models.CharField(max_length=200, help_text="The maker, e.g. “Amazon Web Services”.")
@@ -147,23 +139,12 @@ class Vendor(models.Model):
         help_text="Shown when this vendor is listed as an alternative on another vendor's page.",
     )
     verdict = models.TextField(blank=True, help_text="Markdown. The editor's verdict.")
-    status = models.CharField(max_length=20, choices=Status.choices, default=Status.DRAFT)
-    published_at = models.DateTimeField(
-        "publish time",
-        null=True,
-        blank=True,
-        help_text="Visitors see the page from this time on. Filled with now when left empty on publishing.",
-    )
     verified_on = models.DateField(
         "facts verified on",
         null=True,
         blank=True,
         help_text="The date an editor last checked the whole page against its sources.",
     )
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
-
-    objects = VendorQuerySet.as_manager()
 
     class Meta:
         ordering = ["name"]
@@ -186,14 +167,6 @@ class Vendor(models.Model):
 
     def get_absolute_url(self):
         return reverse("vendors:detail", kwargs={"slug": self.slug})
-
-    @property
-    def is_public(self):
-        return (
-            self.status == self.Status.PUBLISHED
-            and self.published_at is not None
-            and self.published_at <= timezone.now()
-        )
 
 
 def stale_before(*, days=None, today=None):
