@@ -179,24 +179,11 @@ def stale_before(*, days=None, today=None):
     return (today or timezone.localdate()) - dt.timedelta(days=days)
 
 
-class FactQuerySet(models.QuerySet):
-    def stale(self, *, days=None, today=None):
-        """Facts never verified, or last verified before the freshness window (see stale_before)."""
-        cutoff = stale_before(days=days, today=today)
-        return self.filter(Q(verified_on__isnull=True) | Q(verified_on__lt=cutoff))
+class Verifiable(models.Model):
+    """A row an editor checks against its sources: when, and who."""
 
-
-class Fact(models.Model):
-    """One claim in an at-a-glance row. A vendor may have several under one attribute."""
-
-    vendor = models.ForeignKey(Vendor, on_delete=models.CASCADE, related_name="facts")
-    attribute = models.ForeignKey(Attribute, on_delete=models.PROTECT, related_name="facts")
-    value = models.TextField(help_text="Plain text, as readers will see it.")
-    vendor_stated = models.BooleanField(
-        default=False, help_text="Tick when the figure or claim comes from the vendor itself."
-    )
     verified_on = models.DateField(
-        null=True, blank=True, help_text="When an editor last checked this claim against its sources."
+        null=True, blank=True, help_text="When an editor last checked this against its sources."
     )
     verified_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -205,6 +192,27 @@ class Fact(models.Model):
         blank=True,
         related_name="+",
         editable=False,
+    )
+
+    class Meta:
+        abstract = True
+
+
+class FactQuerySet(models.QuerySet):
+    def stale(self, *, days=None, today=None):
+        """Facts never verified, or last verified before the freshness window (see stale_before)."""
+        cutoff = stale_before(days=days, today=today)
+        return self.filter(Q(verified_on__isnull=True) | Q(verified_on__lt=cutoff))
+
+
+class Fact(Verifiable):
+    """One claim in an at-a-glance row. A vendor may have several under one attribute."""
+
+    vendor = models.ForeignKey(Vendor, on_delete=models.CASCADE, related_name="facts")
+    attribute = models.ForeignKey(Attribute, on_delete=models.PROTECT, related_name="facts")
+    value = models.TextField(help_text="Plain text, as readers will see it.")
+    vendor_stated = models.BooleanField(
+        default=False, help_text="Tick when the figure or claim comes from the vendor itself."
     )
     position = models.PositiveIntegerField(default=0, help_text="Order within the page.")
     sources = models.ManyToManyField(Source, through="FactCitation", blank=True, related_name="facts")
@@ -232,7 +240,7 @@ class StaleFact(Fact):
         default_permissions = ()
 
 
-class Event(models.Model):
+class Event(Verifiable):
     class Precision(models.TextChoices):
         DAY = "day", "Day"
         MONTH = "month", "Month"
@@ -247,17 +255,6 @@ class Event(models.Model):
         help_text="How the date reads: “3 Dec 2025”, “Dec 2025” or “2025”.",
     )
     text = models.TextField(help_text="Plain text: what changed.")
-    verified_on = models.DateField(
-        null=True, blank=True, help_text="When an editor last checked this entry against its sources."
-    )
-    verified_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="+",
-        editable=False,
-    )
     position = models.PositiveIntegerField(default=0, help_text="Order within the page.")
     sources = models.ManyToManyField(Source, through="EventCitation", blank=True, related_name="events")
 
@@ -301,7 +298,7 @@ class Event(models.Model):
         return f"{self.date.day} {self.date:%b %Y}"
 
 
-class Score(models.Model):
+class Score(Verifiable):
     vendor = models.ForeignKey(Vendor, on_delete=models.CASCADE, related_name="scores")
     axis = models.ForeignKey(Axis, on_delete=models.PROTECT, related_name="scores")
     value = models.PositiveSmallIntegerField(
@@ -309,17 +306,6 @@ class Score(models.Model):
         help_text="1 (weak) to 5 (best in class).",
     )
     reason = models.TextField(blank=True, help_text="Markdown. Why this mark.")
-    verified_on = models.DateField(
-        null=True, blank=True, help_text="When an editor last checked this mark against its sources."
-    )
-    verified_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="+",
-        editable=False,
-    )
     sources = models.ManyToManyField(Source, through="ScoreCitation", blank=True, related_name="scores")
 
     class Meta:
