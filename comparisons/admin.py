@@ -31,8 +31,7 @@ class ComparisonAdminForm(EditorialForm):
     class Meta:
         model = Comparison
         fields = [
-            "title", "slug", "summary", "intro", "verdict", "sources",
-            "status", "published_at", "verified_on",
+            "title", "slug", "summary", "intro", "verdict", "sources", "verified_on",
         ]  # fmt: skip
         widgets = {
             "summary": forms.TextInput(attrs={"size": 100}),
@@ -52,7 +51,8 @@ FIELDSETS = [
             "description": "Markdown is allowed in the intro and verdict. Sources back the page's own text.",
         },
     ),
-    ("Publishing", {"fields": PUBLISHING_FIELDSET}),
+    ("Verification", {"fields": ["verified_on"]}),
+    ("This save", {"fields": PUBLISHING_FIELDSET}),
 ]
 
 
@@ -255,8 +255,8 @@ class ComparisonFAQInline(CitedInline):
 @admin.register(Comparison)
 class ComparisonAdmin(FillsPositions, CitesSources, EditorialAdmin):
     form = ComparisonAdminForm
-    list_display = ["title", "status", "published_at", "vendor_count", "updated_at"]
-    list_filter = ["status"]
+    list_display = ["title", "vendor_count", "updated_at"]
+    list_filter = []
     search_fields = ["title", "summary", "slug"]
     prepopulated_fields = {"slug": ["title"]}
     readonly_fields = ["created_at", "updated_at"]

@@ -5,13 +5,12 @@ names what it is scored on; those names become its criteria, in the summary's or
 page gives nothing else (no intro, verdict, “pick this if” lines, assessments, FAQs or
 sources), so nothing else is filled in. A comparison whose slug exists is left alone.
 
-Runs after the vendors are loaded (see vendors.demo.DemoLoader.run): it needs them.
+Runs after the vendors are loaded (``manage.py load_demo`` calls each app's loader in turn).
 """
 
 import datetime as dt
 
-from editorial.revisions import record_revision
-from vendors.demo import DEMO_COMMENT
+from vendors.demo import publish_demo
 from vendors.models import Vendor
 
 from .models import Comparison, ComparisonVendor, Criterion
@@ -53,8 +52,6 @@ def load_comparisons(report):
             title=data["title"],
             slug=data["slug"],
             summary=data["summary"],
-            status=Comparison.Status.PUBLISHED,
-            published_at=PUBLISHED_AT,
         )
         ComparisonVendor.objects.bulk_create(
             ComparisonVendor(comparison=comparison, vendor=vendor, position=position)
@@ -64,6 +61,6 @@ def load_comparisons(report):
             Criterion(comparison=comparison, name=name, position=position)
             for position, name in enumerate(data["criteria"], start=1)
         )
-        record_revision(comparison, comment=DEMO_COMMENT)
+        publish_demo(comparison, at=PUBLISHED_AT)
         report.count("comparisons", True)
     return report

@@ -6,14 +6,16 @@ from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 
-from editorial.models import Publishable
+from editorial.models import Editable, PublishedVersion
 from vendors.models import SCORE_MAX, SCORE_MIN, Attribute, Axis, Citation, Source, Vendor
 
 MIN_VENDORS = 2
 MAX_VENDORS = 5
 
 
-class Comparison(Publishable):
+class Comparison(Editable):
+    """The working copy of a comparison. Visitors read its published versions (ComparisonVersion)."""
+
     title = models.CharField(max_length=200, help_text="E.g. “Google TPU vs AWS Trainium vs Nvidia GPU”.")
     slug = models.SlugField(max_length=200, unique=True, help_text="Its address: /compare/<slug>/.")
     summary = models.CharField(max_length=300, help_text="One line, shown wherever the comparison is listed.")
@@ -30,20 +32,32 @@ class Comparison(Publishable):
     class Meta:
         ordering = ["title"]
         permissions = [
-            ("publish_comparison", "Can publish, schedule and unpublish comparisons"),
+            ("publish_comparison", "Can publish, schedule, unpublish and discard changes to comparisons"),
             ("revert_comparison", "Can revert comparisons to an earlier revision"),
-        ]
-        constraints = [
-            models.CheckConstraint(
-                condition=Q(status="draft", published_at__isnull=True)
-                | Q(status="published", published_at__isnull=False),
-                name="comparison_publish_time_matches_status",
-                violation_error_message="A published comparison has a publish time; a draft has none.",
-            ),
         ]
 
     def __str__(self):
         return self.title
+
+    def get_absolute_url(self):
+        return reverse("comparisons:detail", kwargs={"slug": self.slug})
+
+
+class ComparisonVersion(PublishedVersion):
+    """A comparison as it was published; its vendors' columns come from their own live versions."""
+
+    item = models.ForeignKey(Comparison, on_delete=models.CASCADE, related_name="versions")
+    slug = models.SlugField(max_length=200)
+    title = models.CharField(max_length=200)
+    summary = models.CharField(max_length=300)
+    vendors = models.ManyToManyField(Vendor, related_name="+", blank=True)
+
+    class Meta(PublishedVersion.Meta):
+        verbose_name = "published version"
+        constraints = [
+            models.UniqueConstraint(fields=["item", "number"], name="comparison_version_number_once"),
+        ]
+        indexes = [models.Index(fields=["slug", "published_at"], name="comparison_version_slug")]
 
     def get_absolute_url(self):
         return reverse("comparisons:detail", kwargs={"slug": self.slug})

@@ -1,28 +1,17 @@
-"""Side-by-side tables built from the data editors already keep, in a fixed number of queries."""
+"""Side-by-side tables built from the vendors' live versions, in a fixed number of queries."""
 
 import re
 from dataclasses import dataclass, field
 
-from django.db.models import Count, Exists, OuterRef, Prefetch, Q
+from django.db.models import Count, Exists, OuterRef, Q
 
-from vendors.models import SCORE_MAX, Fact, Score, Source, Vendor
-from vendors.selectors import Footnotes, active_axes
+from vendors.documents import read_document
+from vendors.models import score_total, total_max
+from vendors.selectors import Footnotes, active_axes, live_vendors
 
-from .models import (
-    MAX_VENDORS,
-    MIN_VENDORS,
-    Assessment,
-    Comparison,
-    ComparisonFAQ,
-    ComparisonVendor,
-    Criterion,
-)
+from .models import MAX_VENDORS, MIN_VENDORS, ComparisonVersion
 
 SLUG = re.compile(r"^[-a-zA-Z0-9_]{1,200}$")
-
-
-def _cited():
-    return Prefetch("sources", queryset=Source.objects.order_by(), to_attr="cited")
 
 
 @dataclass
@@ -63,7 +52,7 @@ class Table:
     vendors: list
     rows: list
     sources: list
-    verified_on: list  # per column: the oldest verified date among the vendor's facts
+    verified_on: list  # per column: the vendor's PageVerification (vendors/verification.py)
     total_max: int
     entries: list = field(default_factory=list)
 
@@ -72,51 +61,47 @@ class Table:
         return list(zip(self.vendors, self.verified_on, strict=True))
 
 
-def published_vendors_by_slug(slugs):
-    """The published vendors named, in the order asked; None if any is missing or unpublished."""
-    found = {v.slug: v for v in Vendor.objects.published().filter(slug__in=slugs).select_related("lane")}
+def live_vendors_by_slug(slugs):
+    """The live versions of the vendors named, in the order asked; None if any is not live."""
+    found = {v.slug: v for v in live_vendors().filter(slug__in=slugs)}
     if len(found) != len(slugs):
         return None
     return [found[slug] for slug in slugs]
 
 
-def build_table(vendors, *, criteria=(), notes=None):
+def build_table(versions, *, criteria=(), notes=None):
     """Rows for every at-a-glance attribute, every active axis, the total, the lane and the criteria.
 
-    A vendor with nothing under an attribute gets an empty cell, which reads "not stated".
+    ``versions`` are the vendors' live versions, one column each. A vendor with nothing
+    under an attribute gets an empty cell, which reads "not stated".
     """
     notes = notes or Footnotes()
-    ids = [vendor.pk for vendor in vendors]
-    column = {pk: i for i, pk in enumerate(ids)}
-    facts = list(
-        Fact.objects.filter(vendor_id__in=ids)
-        .select_related("attribute")
-        .prefetch_related(_cited())
-        .order_by("attribute__position", "attribute__name", "position", "pk")
-    )
-    scores = list(
-        Score.objects.filter(vendor_id__in=ids, axis__is_active=True)
-        .select_related("axis")
-        .prefetch_related(_cited())
-    )
+    pages = [read_document(version.document) for version in versions]
+    vendors = [page.vendor for page in pages]
+    column = {vendor.pk: i for i, vendor in enumerate(vendors)}
     axes = active_axes()
 
-    by_attribute = {}
-    for fact in facts:
-        by_attribute.setdefault(fact.attribute, [Cell() for _ in vendors])[
-            column[fact.vendor_id]
-        ].items.append(fact)
+    by_attribute, attributes = {}, {}
+    for i, page in enumerate(pages):
+        for fact in page.facts:
+            attributes.setdefault(fact.attribute.pk, fact.attribute)
+            by_attribute.setdefault(fact.attribute.pk, [Cell() for _ in vendors])[i].items.append(fact)
+    # Every vendor's rows in the shared vocabulary's order, whoever has them.
+    order = sorted(attributes.values(), key=lambda attribute: (attribute.position, attribute.name))
+    by_attribute = {attribute.pk: by_attribute[attribute.pk] for attribute in order}
     by_axis = {axis.pk: [Cell() for _ in vendors] for axis in axes}
-    for score in scores:
-        by_axis[score.axis_id][column[score.vendor_id]].items.append(score)
+    for i, page in enumerate(pages):
+        for score in page.scores:
+            if score.axis.pk in by_axis:
+                by_axis[score.axis.pk][i].items.append(score)
 
-    rows = [Row(attribute.name, "facts", cells) for attribute, cells in by_attribute.items()]
+    rows = [Row(attributes[pk].name, "facts", cells) for pk, cells in by_attribute.items()]
     rows += [mark_leaders(Row(axis.name, "score", by_axis[axis.pk], group="scores")) for axis in axes]
     totals = []
     for i in range(len(vendors)):
-        values = [cells[i].items[0].value for cells in by_axis.values() if cells[i].items]
-        totals.append(Cell(items=[_Total(sum(values))] if values else []))
-    rows.append(mark_leaders(Row(f"Total / {SCORE_MAX * len(axes)}", "total", totals, group="scores")))
+        total = score_total(cells[i].items[0].value for cells in by_axis.values() if cells[i].items)
+        totals.append(Cell(items=[_Total(total)] if total is not None else []))
+    rows.append(mark_leaders(Row(f"Total / {total_max(len(axes))}", "total", totals, group="scores")))
     rows.append(Row("Lane", "lane", [Cell(items=[vendor.lane]) for vendor in vendors], group="lane"))
     rows += [_criterion_row(criterion, vendors, column, by_attribute, by_axis) for criterion in criteria]
 
@@ -126,17 +111,12 @@ def build_table(vendors, *, criteria=(), notes=None):
             for item in cell.items:
                 if hasattr(item, "cited"):
                     notes.cite(item)
-    verified = {}
-    for fact in facts:
-        if fact.verified_on:
-            current = verified.get(fact.vendor_id)
-            verified[fact.vendor_id] = min(current, fact.verified_on) if current else fact.verified_on
     return Table(
         vendors=vendors,
         rows=rows,
         sources=notes.sources,
-        verified_on=[verified.get(pk) for pk in ids],
-        total_max=SCORE_MAX * len(axes),
+        verified_on=[version.verification for version in versions],
+        total_max=total_max(len(axes)),
     )
 
 
@@ -146,82 +126,64 @@ class _Total:
 
 
 def _criterion_row(criterion, vendors, column, by_attribute, by_axis):
-    if criterion.attribute_id:
-        cells = next(
-            (cells for attribute, cells in by_attribute.items() if attribute.pk == criterion.attribute_id),
-            [Cell() for _ in vendors],
-        )
+    if criterion.attribute:
+        cells = by_attribute.get(criterion.attribute.pk, [Cell() for _ in vendors])
         return Row(
             criterion.name,
             "facts",
             [Cell(items=list(c.items)) for c in cells],
-            note=str(criterion.attribute),
+            note=criterion.attribute.name,
             group="criteria",
         )
-    if criterion.axis_id:
-        cells = by_axis.get(criterion.axis_id, [Cell() for _ in vendors])
+    if criterion.axis:
+        cells = by_axis.get(criterion.axis.pk, [Cell() for _ in vendors])
         return mark_leaders(
             Row(
                 criterion.name,
                 "score",
                 [Cell(items=list(c.items)) for c in cells],
-                note=str(criterion.axis),
+                note=criterion.axis.name,
                 group="criteria",
             )
         )
     cells = [Cell() for _ in vendors]
-    for assessment in criterion.ordered_assessments:
+    for assessment in criterion.assessments:
         if assessment.vendor_id in column:
             cells[column[assessment.vendor_id]].items.append(assessment)
     return mark_leaders(Row(criterion.name, "assessment", cells, group="criteria"))
 
 
-def comparison_queryset(*, preview=False):
-    queryset = Comparison.objects.all() if preview else Comparison.objects.published()
-    return queryset.prefetch_related(
-        Prefetch(
-            "entries",
-            queryset=ComparisonVendor.objects.select_related("vendor__lane"),
-            to_attr="ordered_entries",
-        ),
-        Prefetch(
-            "criteria",
-            queryset=Criterion.objects.select_related("attribute", "axis").prefetch_related(
-                Prefetch(
-                    "assessments",
-                    queryset=Assessment.objects.prefetch_related(_cited()),
-                    to_attr="ordered_assessments",
-                )
-            ),
-            to_attr="ordered_criteria",
-        ),
-        Prefetch("faqs", queryset=ComparisonFAQ.objects.prefetch_related(_cited()), to_attr="ordered_faqs"),
-        _cited(),
-    )
+def live_comparison(*, slug):
+    return ComparisonVersion.objects.live().filter(slug=slug).first()
 
 
-def editorial_table(comparison):
-    """The comparison's table, its published vendors only, footnotes numbered in page order."""
-    entries = [entry for entry in comparison.ordered_entries if entry.vendor.is_public]
+def editorial_table(page):
+    """The comparison's table, its live vendors only, footnotes numbered in page order.
+
+    ``page`` is a ComparisonPage read from a version's document (or a working copy's).
+    """
+    ids = [entry.vendor_id for entry in page.entries]
+    live = {version.item_id: version for version in live_vendors().filter(item_id__in=ids)}
+    entries = [entry for entry in page.entries if entry.vendor_id in live]
     notes = Footnotes()
-    table = build_table(
-        [entry.vendor for entry in entries], criteria=comparison.ordered_criteria, notes=notes
-    )
-    for faq in comparison.ordered_faqs:
+    table = build_table([live[entry.vendor_id] for entry in entries], criteria=page.criteria, notes=notes)
+    for entry in entries:
+        entry.vendor = table.vendors[entries.index(entry)]
+    for faq in page.faqs:
         notes.cite(faq)
-    notes.cite(comparison)
+    notes.cite(page)
     table.entries = entries
     return table
 
 
-def editorial_for_exact_set(vendors):
-    """A published editorial comparison of exactly these vendors, if there is one."""
-    ids = [vendor.pk for vendor in vendors]
+def editorial_for_exact_set(versions):
+    """A live editorial comparison of exactly these vendors, if there is one."""
+    ids = [version.item_id for version in versions]
     return (
-        Comparison.objects.published()
+        ComparisonVersion.objects.live()
         .annotate(
-            size=Count("entries", distinct=True),
-            matching=Count("entries", filter=Q(entries__vendor_id__in=ids), distinct=True),
+            size=Count("vendors", distinct=True),
+            matching=Count("vendors", filter=Q(vendors__in=ids), distinct=True),
         )
         .filter(size=len(ids), matching=len(ids))
         .order_by("title")
@@ -232,15 +194,16 @@ def editorial_for_exact_set(vendors):
 COMPARISONS_ON_A_PROFILE = 6
 
 
-def comparisons_for(vendor):
-    """Published comparisons for a vendor's profile: those that include it first, then others.
+def comparisons_for(vendor_id):
+    """Live comparisons for a vendor's profile: those that include it first, then others.
 
     The reference profile lists a comparison it is not part of (Cerebras vs Groq vs
     SambaNova on AWS Trainium's page), so the others follow, up to a handful.
     """
-    includes = Exists(ComparisonVendor.objects.filter(comparison=OuterRef("pk"), vendor=vendor))
+    through = ComparisonVersion.vendors.through
+    includes = Exists(through.objects.filter(comparisonversion_id=OuterRef("pk"), vendor_id=vendor_id))
     return list(
-        Comparison.objects.published()
+        ComparisonVersion.objects.live()
         .annotate(includes_vendor=includes)
         .order_by("-includes_vendor", "title")[:COMPARISONS_ON_A_PROFILE]
     )

@@ -1,21 +1,24 @@
 from django.http import Http404
 from django.shortcuts import redirect
 from django.urls import reverse
-from django.utils.cache import patch_cache_control
-from django.views.generic import DetailView, ListView, TemplateView
+from django.views.generic import ListView, TemplateView
+
+from editorial.registry import publication_for
+from editorial.views import PublishedPageMixin
 
 from . import selectors
-from .models import MAX_VENDORS, Comparison
+from .documents import read_comparison
+from .models import MAX_VENDORS, Comparison, ComparisonVersion
 
 
 class ComparisonListView(ListView):
-    """The published comparisons; with ?vendors=..., the door to a generated comparison."""
+    """The live comparisons; with ?vendors=..., the door to a generated comparison."""
 
     template_name = "comparisons/comparison_list.html"
     context_object_name = "comparisons"
 
     def get_queryset(self):
-        return Comparison.objects.published().order_by("title")
+        return ComparisonVersion.objects.live().order_by("title")
 
     def get(self, request, *args, **kwargs):
         picked = request.GET.getlist("vendors")
@@ -30,29 +33,26 @@ class ComparisonListView(ListView):
         return super().get(request, *args, **kwargs)
 
 
-class ComparisonDetailView(DetailView):
-    template_name = "comparisons/comparison_detail.html"
-    context_object_name = "comparison"
+class ComparisonDetailView(PublishedPageMixin, TemplateView):
+    """An editorial comparison: the live version, or the working copy for an editor's preview."""
 
-    def get_queryset(self):
-        preview = self.request.user.has_perm("comparisons.change_comparison")
-        return selectors.comparison_queryset(preview=preview)
+    model = Comparison
+    template_name = "comparisons/comparison_detail.html"
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        context["table"] = selectors.editorial_table(self.object)
-        context["is_preview"] = not self.object.is_public
+        version = selectors.live_comparison(slug=self.kwargs["slug"])
+        version, working = self.get_page(live_version=version, slug=self.kwargs["slug"])
+        document = publication_for(Comparison).document(working) if working else version.document
+        page = read_comparison(document)
+        context.update(
+            comparison=page, table=selectors.editorial_table(page), **self.preview_context(working, version)
+        )
         return context
-
-    def render_to_response(self, context, **kwargs):
-        response = super().render_to_response(context, **kwargs)
-        if context["is_preview"]:
-            patch_cache_control(response, private=True, no_store=True)
-        return response
 
 
 class GeneratedComparisonView(TemplateView):
-    """Any two to five published vendors side by side, at one canonical address per set."""
+    """Any two to five live vendors side by side, at one canonical address per set."""
 
     template_name = "comparisons/comparison_detail.html"
 
@@ -63,20 +63,20 @@ class GeneratedComparisonView(TemplateView):
             raise Http404(str(error)) from None
         if "/".join(canonical) != slugs.strip("/"):
             return redirect("comparisons:generated", slugs="/".join(canonical), permanent=True)
-        vendors = selectors.published_vendors_by_slug(canonical)
-        if vendors is None:
+        versions = selectors.live_vendors_by_slug(canonical)
+        if versions is None:
             # Unknown and unpublished look the same: a draft's existence is not revealed.
             raise Http404("No such published vendors.")
-        self.vendors = vendors
+        self.versions = versions
         return super().get(request, *args, **kwargs)
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        context["table"] = selectors.build_table(self.vendors)
-        context["editorial"] = selectors.editorial_for_exact_set(self.vendors)
+        context["table"] = selectors.build_table(self.versions)
+        context["editorial"] = selectors.editorial_for_exact_set(self.versions)
         context["generated"] = True
-        context["title"] = " vs ".join(vendor.name for vendor in self.vendors)
+        context["title"] = " vs ".join(version.name for version in self.versions)
         context["canonical_url"] = reverse(
-            "comparisons:generated", kwargs={"slugs": "/".join(v.slug for v in self.vendors)}
+            "comparisons:generated", kwargs={"slugs": "/".join(v.slug for v in self.versions)}
         )
         return context

@@ -13,7 +13,12 @@ from django.db import models
 from reversion.models import Version
 
 SHORT = 80  # longer texts read "changed" rather than old -> new
-SKIP = {"id", "created_at", "updated_at", "position", "verified_by"}
+SKIP = {
+    "id", "created_at", "updated_at", "position", "verified_by",
+    "has_unpublished_changes", "review_requested_at", "review_requested_by",
+}  # fmt: skip
+# The public change log says what changed in the content; verified dates have their own line.
+PUBLIC_SKIP = SKIP | {"verified_on"}
 
 
 @dataclass(frozen=True)
@@ -99,10 +104,10 @@ def _row_label(model, kind, fields, names):
     return _show(value) if len(_show(value)) <= SHORT else _show(value)[:SHORT] + "…"
 
 
-def _describe_row_change(model, kind, old, new, names):
+def _describe_row_change(model, kind, old, new, names, skip=SKIP):
     parts = []
-    fields = [f for f in model._meta.concrete_fields if f.name not in SKIP and not f.is_relation]
-    fields += [f for f in model._meta.concrete_fields if f.is_relation and f.name not in SKIP]
+    fields = [f for f in model._meta.concrete_fields if f.name not in skip and not f.is_relation]
+    fields += [f for f in model._meta.concrete_fields if f.is_relation and f.name not in skip]
     for field in fields:
         before, after = old.get(field.attname), new.get(field.attname)
         if before == after:
@@ -136,7 +141,7 @@ def _describe_citation(model, old_rows, new_rows, names):
     return lines
 
 
-def describe_changes(obj, old_version_id, new_version_id):
+def describe_changes(obj, old_version_id, new_version_id, *, skip=SKIP):
     """Lines such as “Memory: 96 GB HBM3 -> 144 GB HBM3e” from one revision of ``obj`` to another."""
     before, after = snapshot(old_version_id), snapshot(new_version_id)
     names = Names()
@@ -145,7 +150,7 @@ def describe_changes(obj, old_version_id, new_version_id):
     old_root = before.get(root, {}).get(str(obj.pk), {})
     new_root = after.get(root, {}).get(str(obj.pk), {})
     if old_root:
-        lines += _describe_row_change(type(obj), Kind("", ""), old_root, new_root, names)
+        lines += _describe_row_change(type(obj), Kind("", ""), old_root, new_root, names, skip)
     for label in sorted(set(before) | set(after)):
         if label == root:
             continue
@@ -165,7 +170,7 @@ def describe_changes(obj, old_version_id, new_version_id):
         for pk in sorted(old_rows.keys() - new_rows.keys(), key=int):
             lines.append(f"{title} removed: {_row_label(model, kind, old_rows[pk], names)}")
         for pk in sorted(old_rows.keys() & new_rows.keys(), key=int):
-            parts = _describe_row_change(model, kind, old_rows[pk], new_rows[pk], names)
+            parts = _describe_row_change(model, kind, old_rows[pk], new_rows[pk], names, skip)
             if parts:
                 lines.append(f"{noun}{_row_label(model, kind, new_rows[pk], names)}: {', '.join(parts)}")
     return lines

@@ -1,42 +1,106 @@
-"""What every published item shares: a status, a publish time, and when it was made and changed."""
+"""What editors work on, and what visitors read.
 
+An item (a vendor profile, a comparison) is edited in its working copy: the editing
+tables. Visitors never read those. Publishing writes an immutable *published version*:
+the whole document as it was published, plus the few indexed columns that lists sort
+and filter on. The live version of an item is the one whose time span covers now:
+
+    published_at <= now < superseded_at (or superseded_at is empty)
+
+so a scheduled version (its publish time still to come) goes live by itself, with no
+job to run, and unpublishing ends the live version's span without deleting it.
+"""
+
+from django.conf import settings
 from django.db import models
+from django.db.models import Q
 from django.utils import timezone
 
 
-class PublishableQuerySet(models.QuerySet):
-    def published(self, *, at=None):
-        """What visitors may see: published, and its publish time has come."""
-        at = at or timezone.now()
-        return self.filter(status=Publishable.Status.PUBLISHED, published_at__lte=at)
+class Editable(models.Model):
+    """A working copy: when it was made and changed, and where it stands in review."""
 
-
-class Publishable(models.Model):
-    """Draft, published, or scheduled (published with a publish time still to come)."""
-
-    class Status(models.TextChoices):
-        DRAFT = "draft", "Draft"
-        PUBLISHED = "published", "Published"
-
-    status = models.CharField(max_length=20, choices=Status.choices, default=Status.DRAFT)
-    published_at = models.DateTimeField(
-        "publish time",
-        null=True,
-        blank=True,
-        help_text="Visitors see the page from this time on. Filled with now when left empty on publishing.",
-    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
-
-    objects = PublishableQuerySet.as_manager()
+    has_unpublished_changes = models.BooleanField(
+        default=True,
+        editable=False,
+        help_text="The working copy differs from the live or scheduled version.",
+    )
+    review_requested_at = models.DateTimeField(null=True, blank=True, editable=False)
+    review_requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        editable=False,
+        related_name="+",
+    )
 
     class Meta:
         abstract = True
 
-    @property
-    def is_public(self):
-        return (
-            self.status == self.Status.PUBLISHED
-            and self.published_at is not None
-            and self.published_at <= timezone.now()
+
+class VersionQuerySet(models.QuerySet):
+    def live(self, *, at=None):
+        """The versions visitors read: published, their time come, not yet superseded."""
+        at = at or timezone.now()
+        return self.filter(published_at__lte=at).filter(
+            Q(superseded_at__isnull=True) | Q(superseded_at__gt=at)
         )
+
+    def pending(self, *, at=None):
+        """Versions scheduled for a time still to come."""
+        return self.filter(published_at__gt=at or timezone.now())
+
+    def past(self, *, at=None):
+        """Every version that has been live, newest first: the change log's material."""
+        return self.filter(published_at__lte=at or timezone.now()).order_by("-published_at", "-number")
+
+
+class PublishedVersion(models.Model):
+    """One immutable published version of an item. Concrete models add ``item`` and their columns."""
+
+    number = models.PositiveIntegerField(help_text="1 for the first published version, then 2, 3, ...")
+    published_at = models.DateTimeField(
+        "live from", db_index=True, help_text="Visitors see this version from this time on."
+    )
+    superseded_at = models.DateTimeField(
+        "live until",
+        null=True,
+        blank=True,
+        db_index=True,
+        help_text="When the next version took over or the item was unpublished.",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    note = models.CharField(
+        "public note", max_length=300, blank=True, help_text="Shown to readers in the change log."
+    )
+    changes = models.JSONField(
+        default=list, blank=True, help_text="What changed since the previous version, in words."
+    )
+    content_changed = models.BooleanField(
+        default=True, help_text="False for a version that only moved verified dates."
+    )
+    source_version_id = models.PositiveIntegerField(
+        null=True, blank=True, help_text="The working-copy revision (django-reversion) it was made from."
+    )
+    document = models.JSONField(help_text="The whole page as published.")
+
+    objects = VersionQuerySet.as_manager()
+
+    class Meta:
+        abstract = True
+        ordering = ["-published_at", "-number"]
+        get_latest_by = "published_at"
+
+    def __str__(self):
+        return f"{self.item} version {self.number}"
+
+    @property
+    def is_live(self):
+        now = timezone.now()
+        return self.published_at <= now and (self.superseded_at is None or self.superseded_at > now)

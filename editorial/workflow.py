@@ -1,61 +1,48 @@
-"""The newsroom's rules, shared by every editorial ModelAdmin (vendors, comparisons).
+"""The newsroom's rules in the admin, shared by every editorial ModelAdmin (vendors, comparisons).
 
-- Publishing: draft, published, or scheduled (published with a future publish time).
-  A draft carries no publish time; publishing without one means now.
-- Roles: only users with the model's ``publish_<model>`` permission may set the status
-  or the publish time, or delete something published; only ``revert_<model>`` may revert
-  or recover. A forged POST is refused with a 403, not quietly ignored.
-- Revisions: every admin save records the whole profile (django-reversion), with an
-  optional comment; the history page compares any two revisions field by field.
+- The admin edits the working copy. Saving never changes what visitors see: the item
+  then reads “Live + unpublished changes”, and its page shows the diff against the live
+  version. Publishing, scheduling, discarding and unpublishing are buttons and actions
+  that call editorial.services; only users with the model's ``publish_<model>``
+  permission may use them, and an Editor's forged POST is refused with a 403.
+- An Editor submits for review; Publishers see what waits on the admin index.
+- Revisions: every admin save records the whole item (django-reversion), with an
+  optional comment; the history compares any two. Reverting (``revert_<model>``)
+  loads an old revision into the working copy and never touches the live page.
 - No lost updates: the form carries the revision it was opened at; a save made on top
-  of someone else's is refused and says what they changed.
+  of someone else's is refused and says what they changed. The row is locked by the
+  view for the whole save, so two saves cannot both pass the check.
 """
 
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.utils import unquote
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
 from django.shortcuts import redirect
-from django.template.defaultfilters import date as format_date
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils import timezone
 from reversion.admin import VersionAdmin
 from reversion.models import Version
 
+from . import services
 from .diff import describe_changes, version_chain
+from .revisions import latest_version_id
 
-PUBLISHING_FIELDS = ("status", "published_at")
-PUBLISHING_FIELDSET = [
-    "status", "published_at", "verified_on", "revision_comment", "opened_revision",
-    "created_at", "updated_at",
-]  # fmt: skip
-
-
-def latest_version_id(obj):
-    if obj is None or obj.pk is None:
-        return 0
-    return Version.objects.get_for_object(obj).order_by("-pk").values_list("pk", flat=True).first() or 0
-
-
-def state_in_words(obj, *, now=None):
-    """“Draft”, “Published 31 Oct 2026 00:00” or “Scheduled for 3 Dec 2026 09:00”."""
-    now = now or timezone.now()
-    if obj.status != obj.Status.PUBLISHED or obj.published_at is None:
-        return "Draft"
-    when = format_date(timezone.localtime(obj.published_at), "j M Y H:i")
-    return f"Scheduled for {when}" if obj.published_at > now else f"Published {when}"
+PUBLISHING_FIELDSET = ["revision_comment", "opened_revision", "created_at", "updated_at"]
+GUARD_FIELDS = {"revision_comment", "opened_revision"}
 
 
 class EditorialForm(forms.ModelForm):
-    """For a model with ``status`` and ``published_at``: the publishing rules and the edit guard."""
+    """The working copy's form: a comment for the history, and the edit guard."""
 
     opened_revision = forms.IntegerField(widget=forms.HiddenInput, required=False)
     revision_comment = forms.CharField(
         label="Comment on this change",
         required=False,
         max_length=200,
-        help_text="Optional. Shown in the history next to this revision.",
+        help_text="Optional. Shown in the history next to this revision (editors only).",
     )
 
     def __init__(self, *args, **kwargs):
@@ -65,28 +52,17 @@ class EditorialForm(forms.ModelForm):
     @property
     def changed_data(self):
         # The comment and the guard are about the save, not the item: keep them out of its log.
-        return [name for name in super().changed_data if name not in {"revision_comment", "opened_revision"}]
+        return [name for name in super().changed_data if name not in GUARD_FIELDS]
 
     def clean(self):
         cleaned = super().clean()
-        status = cleaned.get("status", self.instance.status)
-        published = self._meta.model.Status.PUBLISHED
-        if status == published and not cleaned.get("published_at", self.instance.published_at):
-            cleaned["published_at"] = timezone.now()
-            self.instance.published_at = cleaned["published_at"]
-        elif status != published and "published_at" in self.fields:
-            # Unpublishing clears the schedule: nothing stale is left behind.
-            cleaned["published_at"] = None
-            self.instance.published_at = None
         self._check_nobody_saved_since_opening(cleaned)
         return cleaned
 
     def _check_nobody_saved_since_opening(self, cleaned):
+        """A read-only check; EditorialAdmin.changeform_view holds the row lock around it."""
         if self.instance.pk is None:
             return
-        # Lock the row until this save commits (the admin runs it in a transaction), so a
-        # second save waits for the first and then sees its revision.
-        type(self.instance).objects.select_for_update().filter(pk=self.instance.pk).exists()
         opened = cleaned.get("opened_revision") or 0
         current = latest_version_id(self.instance)
         if opened == current:
@@ -95,7 +71,7 @@ class EditorialForm(forms.ModelForm):
         who = newer[-1].revision if newer else None
         changes = describe_changes(self.instance, opened or None, current)
         by = f" ({who.user})" if who and who.user else ""
-        when = f" at {format_date(timezone.localtime(who.date_created), 'j M Y H:i')}" if who else ""
+        at = f" at {services.when(who.date_created)}" if who else ""
         raise ValidationError(
             "Someone else%(by)s saved this %(name)s%(when)s after you opened it, so your save was "
             "refused and their change kept. Open the page again to see it, then redo your edit. "
@@ -103,11 +79,87 @@ class EditorialForm(forms.ModelForm):
             params={
                 "name": self._meta.model._meta.verbose_name,
                 "by": by,
-                "when": when,
+                "when": at,
                 "changes": "; ".join(changes) or "nothing visible (it was saved again unchanged)",
             },
             code="edit_conflict",
         )
+
+
+class ScheduleForm(forms.Form):
+    at = forms.DateTimeField(
+        label="Publish at",
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+        input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M:%S"],
+        help_text="In the site's time zone, 24-hour.",
+    )
+    note = forms.CharField(label="Public note", max_length=300, required=False)
+
+    def clean_at(self):
+        at = self.cleaned_data["at"]
+        if at <= timezone.now():
+            raise ValidationError("Pick a time still to come; to publish now, use “Publish changes”.")
+        return at
+
+
+class PublishForm(forms.Form):
+    note = forms.CharField(
+        label="Public note",
+        max_length=300,
+        required=False,
+        help_text="Optional. Readers see it in the change log, e.g. “Neuron added vLLM”.",
+    )
+
+
+class StateFilter(admin.SimpleListFilter):
+    title = "state"
+    parameter_name = "state"
+
+    def lookups(self, request, model_admin):
+        return [
+            ("draft", "Draft"),
+            ("scheduled", "Scheduled"),
+            ("live", "Live"),
+            ("changes", "Live + unpublished changes"),
+            ("review", "Waiting for review"),
+        ]
+
+    def queryset(self, request, queryset):
+        value = self.value()
+        if value == "draft":
+            return queryset.filter(live_since__isnull=True, pending_at__isnull=True)
+        if value == "scheduled":
+            return queryset.filter(pending_at__isnull=False)
+        if value == "live":
+            return queryset.filter(live_since__isnull=False, has_unpublished_changes=False)
+        if value == "changes":
+            return queryset.filter(live_since__isnull=False, has_unpublished_changes=True)
+        if value == "review":
+            return queryset.filter(review_requested_at__isnull=False, has_unpublished_changes=True)
+        return queryset
+
+
+STEPS = {
+    # step: (permission, service, message)
+    "publish": ("publish", services.publish, "Published: visitors see it now."),
+    "schedule": ("publish", services.publish, "Scheduled: it goes live at %(at)s."),
+    "discard": (
+        "publish",
+        services.discard_changes,
+        "Unpublished changes discarded: back to the live version.",
+    ),
+    "unpublish": ("publish", services.unpublish, "Unpublished: visitors no longer see it."),
+    "cancel": (
+        "publish",
+        services.cancel_schedule,
+        "Schedule cancelled; the changes wait in the working copy.",
+    ),
+    "submit": (
+        "change",
+        services.submit_for_review,
+        "Submitted for review: a publisher will see it waiting.",
+    ),
+}
 
 
 class EditorialAdmin(VersionAdmin):
@@ -115,6 +167,8 @@ class EditorialAdmin(VersionAdmin):
 
     history_latest_first = True
     object_history_template = "admin/editorial/object_history.html"
+    change_form_template = "admin/editorial/change_form.html"
+    revision_form_template = "admin/editorial/revert.html"
 
     # Permissions.
 
@@ -130,27 +184,137 @@ class EditorialAdmin(VersionAdmin):
     def has_delete_permission(self, request, obj=None):
         if not super().has_delete_permission(request, obj):
             return False
-        if obj is not None and obj.status == obj.Status.PUBLISHED:
+        if obj is not None and services.live_version(obj) is not None:
             return self.has_publish_permission(request)
         return True
 
-    def get_readonly_fields(self, request, obj=None):
-        fields = list(super().get_readonly_fields(request, obj))
-        if not self.has_publish_permission(request):
-            fields += [name for name in PUBLISHING_FIELDS if name not in fields]
-        return fields
+    def get_queryset(self, request):
+        return services.with_state(super().get_queryset(request))
+
+    # Saving the working copy.
 
     def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
-        if request.method == "POST" and not self.has_publish_permission(request):
-            forged = [key for key in request.POST if key.split("_")[0] in {"status", "published"}]
-            if forged:
-                raise PermissionDenied("Only a publisher may publish, schedule or unpublish.")
+        if request.method == "POST" and object_id:
+            # Hold the row for the whole save: a second save waits, then sees this one's revision.
+            with transaction.atomic():
+                list(self.model.objects.select_for_update().filter(pk=unquote(object_id)).values_list("pk"))
+                return super().changeform_view(request, object_id, form_url, extra_context)
         return super().changeform_view(request, object_id, form_url, extra_context)
 
+    def render_change_form(self, request, context, add=False, change=False, form_url="", obj=None):
+        if obj is not None and obj.pk:
+            live = services.live_version(obj)
+            pending = services.pending_version(obj)
+            basis = pending or live
+            context.update(
+                workflow_state=services.state(obj),
+                live_version=live,
+                pending_version=pending,
+                can_publish=self.has_publish_permission(request),
+                can_submit=self.has_change_permission(request, obj),
+                pending_changes=(
+                    describe_changes(obj, basis.source_version_id, latest_version_id(obj))
+                    if basis and obj.has_unpublished_changes and _exists(basis.source_version_id)
+                    else []
+                ),
+                publish_form=PublishForm(),
+                schedule_form=ScheduleForm(),
+            )
+        return super().render_change_form(request, context, add, change, form_url, obj)
+
+    def save_related(self, request, form, formsets, change):
+        super().save_related(request, form, formsets, change)
+        services.refresh_state(obj=form.instance)
+
+    def response_change(self, request, obj):
+        response = super().response_change(request, obj)
+        if services.live_version(obj) is not None and obj.has_unpublished_changes:
+            messages.info(
+                request,
+                "Visitors still see the live version: these changes wait for a publisher "
+                "(Publish changes, Schedule changes or Discard changes).",
+            )
+        return response
+
+    # The workflow's buttons: each posts to <pk>/workflow/<step>/.
+
+    def get_urls(self):
+        info = self.opts.app_label, self.opts.model_name
+        return [
+            path(
+                "<path:object_id>/history/compare/",
+                self.admin_site.admin_view(self.compare_view),
+                name="{}_{}_compare".format(*info),
+            ),
+            path(
+                "<path:object_id>/workflow/<slug:step>/",
+                self.admin_site.admin_view(self.workflow_view),
+                name="{}_{}_workflow".format(*info),
+            ),
+            *super().get_urls(),
+        ]
+
+    def workflow_view(self, request, object_id, step):
+        if request.method != "POST" or step not in STEPS:
+            raise PermissionDenied
+        obj = self.get_object(request, unquote(object_id))
+        if obj is None:
+            raise PermissionDenied
+        permission, service, message = STEPS[step]
+        allowed = (
+            self.has_publish_permission(request)
+            if permission == "publish"
+            else self.has_change_permission(request, obj)
+        )
+        if not allowed:
+            raise PermissionDenied("Only a publisher may publish, schedule, discard or unpublish.")
+        change_url = reverse(f"admin:{self.opts.app_label}_{self.opts.model_name}_change", args=[obj.pk])
+        kwargs = {"obj": obj, "user": request.user}
+        if step in ("publish", "schedule"):
+            form = (ScheduleForm if step == "schedule" else PublishForm)(request.POST)
+            if not form.is_valid():
+                for errors in form.errors.values():
+                    messages.error(request, " ".join(errors))
+                return redirect(change_url)
+            kwargs["note"] = form.cleaned_data.get("note", "")
+            if step == "schedule":
+                kwargs["at"] = form.cleaned_data["at"]
+        try:
+            service(**kwargs)
+        except services.WorkflowError as error:
+            messages.error(request, str(error))
+            return redirect(change_url)
+        messages.success(request, message % {"at": services.when(kwargs.get("at") or timezone.now())})
+        return redirect(change_url)
+
+    # History: revisions, and what changed between any two.
+
     def revision_view(self, request, object_id, version_id, extra_context=None):
-        if request.method == "POST" and not self.has_revert_permission(request):
+        """Revert: show what loading the revision would change, then load it into the working copy."""
+        if not self.has_revert_permission(request):
             raise PermissionDenied("Only a publisher may revert to an earlier revision.")
-        return super().revision_view(request, object_id, version_id, extra_context)
+        obj = self.get_object(request, unquote(object_id))
+        version = Version.objects.get_for_object(obj).filter(pk=version_id).first() if obj else None
+        if version is None:
+            messages.error(request, "That revision is not one of this item's.")
+            return redirect(f"admin:{self.opts.app_label}_{self.opts.model_name}_changelist")
+        if request.method == "POST":
+            services.revert_to(obj=obj, user=request.user, version_id=version.pk)
+            messages.success(
+                request,
+                f"The revision of {services.when(version.revision.date_created)} is loaded into the working "
+                "copy as unpublished changes. The live page is unchanged until a publisher publishes them.",
+            )
+            return redirect(f"admin:{self.opts.app_label}_{self.opts.model_name}_change", obj.pk)
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.opts,
+            "object": obj,
+            "version": version,
+            "title": f"Revert {obj} to the revision of {services.when(version.revision.date_created)}?",
+            "changes": describe_changes(obj, latest_version_id(obj), version.pk),
+        }
+        return TemplateResponse(request, self.revision_form_template, context)
 
     def recover_view(self, request, version_id, extra_context=None):
         if not self.has_revert_permission(request):
@@ -161,19 +325,6 @@ class EditorialAdmin(VersionAdmin):
         if not self.has_revert_permission(request):
             raise PermissionDenied("Only a publisher may recover a deleted item.")
         return super().recoverlist_view(request, extra_context)
-
-    # History: revisions, and what changed between any two.
-
-    def get_urls(self):
-        info = self.opts.app_label, self.opts.model_name
-        return [
-            path(
-                "<path:object_id>/history/compare/",
-                self.admin_site.admin_view(self.compare_view),
-                name="{}_{}_compare".format(*info),
-            ),
-            *super().get_urls(),
-        ]
 
     def history_view(self, request, object_id, extra_context=None):
         obj = self.get_object(request, unquote(object_id))
@@ -228,14 +379,17 @@ class EditorialAdmin(VersionAdmin):
         context = {"has_change_permission": self.has_change_permission(request), **(extra_context or {})}
         return admin.ModelAdmin.changelist_view(self, request, context)
 
-    @admin.display(description="state", ordering="published_at")
+    @admin.display(description="state", ordering="live_since")
     def state(self, obj):
-        return state_in_words(obj)
+        return services.state(obj)
 
     def get_list_display(self, request):
         return [*super().get_list_display(request), "state"]
 
-    # Saving.
+    def get_list_filter(self, request):
+        return [StateFilter, *super().get_list_filter(request)]
+
+    # Saving: the optional comment joins the admin's own log message in the revision.
 
     def log_change(self, request, object, message):
         entry = super().log_change(request, object, message)
@@ -256,40 +410,42 @@ class EditorialAdmin(VersionAdmin):
 
     # Actions.
 
-    actions = ["publish_now", "unpublish"]
+    actions = ["publish_changes", "unpublish", "submit_for_review"]
 
-    @staticmethod
-    def _save_with_revision(request, obj, comment):
-        import reversion
-
-        with reversion.create_revision():
-            obj.save()
-            reversion.set_user(request.user)
-            reversion.set_comment(comment)
-
-    def publish_now(self, request, queryset):
-        now = timezone.now()
-        count = 0
+    def _each(self, request, queryset, service, done):
+        count, refused = 0, []
         for obj in queryset:
-            if obj.status != obj.Status.PUBLISHED or obj.published_at > now:
-                obj.status, obj.published_at = obj.Status.PUBLISHED, now
-                self._save_with_revision(request, obj, "Published.")
+            try:
+                service(obj=obj, user=request.user)
                 count += 1
-        messages.success(request, f"Published {count} {self._noun(count)}.")
+            except services.WorkflowError as error:
+                refused.append(f"{obj}: {error}")
+        messages.success(request, f"{done} {count} {self._noun(count)}.")
+        for line in refused:
+            messages.warning(request, line)
 
-    publish_now.short_description = "Publish now"
-    publish_now.allowed_permissions = ("publish",)
+    @admin.action(description="Publish changes", permissions=["publish"])
+    def publish_changes(self, request, queryset):
+        self._each(
+            request,
+            queryset.filter(has_unpublished_changes=True),
+            services.publish,
+            "Published",
+        )
 
+    @admin.action(description="Unpublish (visitors no longer see it)", permissions=["publish"])
     def unpublish(self, request, queryset):
-        count = 0
-        for obj in queryset.filter(status="published"):
-            obj.status, obj.published_at = obj.Status.DRAFT, None
-            self._save_with_revision(request, obj, "Unpublished.")
-            count += 1
-        messages.success(request, f"Unpublished {count} {self._noun(count)}: back to draft.")
+        self._each(request, queryset.filter(live_since__isnull=False), services.unpublish, "Unpublished")
 
-    unpublish.short_description = "Unpublish (back to draft)"
-    unpublish.allowed_permissions = ("publish",)
+    @admin.action(description="Submit for review", permissions=["change"])
+    def submit_for_review(self, request, queryset):
+        self._each(
+            request, queryset.filter(has_unpublished_changes=True), services.submit_for_review, "Submitted"
+        )
 
     def _noun(self, count):
         return self.opts.verbose_name if count == 1 else self.opts.verbose_name_plural
+
+
+def _exists(version_id):
+    return bool(version_id) and Version.objects.filter(pk=version_id).exists()

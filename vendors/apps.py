@@ -3,4 +3,12 @@ from django.apps import AppConfig
 
 class VendorsConfig(AppConfig):
     name = "vendors"
+    demo_loader = "vendors.demo.load_vendors"
     verbose_name = "Vendor profiles"
+
+    def ready(self):
+        from editorial.registry import register
+
+        from .publishing import VendorPublication
+
+        register(VendorPublication())

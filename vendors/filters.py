@@ -4,7 +4,7 @@ import django_filters
 from django import forms
 from django.db.models import Count, F, Q
 
-from .models import SCORE_MAX, Axis, Lane, Score, Vendor
+from .models import SCORE_MAX, Axis, Lane, VendorVersion, VersionScore
 
 TOTAL_THRESHOLDS = [5, 10, 15, 20]
 SORTS = {
@@ -26,7 +26,7 @@ SORT_LABELS = [
 
 
 class VendorFilter(django_filters.FilterSet):
-    """Built from the view's queryset (published vendors with totals), so it can never show more."""
+    """Built from the view's queryset (live published versions), so it can never show more."""
 
     q = django_filters.CharFilter(
         method="search",
@@ -71,7 +71,9 @@ class VendorFilter(django_filters.FilterSet):
 
     def min_score(self, queryset, name, value):
         axis = self.filters[name].axis
-        return queryset.filter(scores__axis=axis, scores__value__gte=int(value))
+        return queryset.filter(
+            pk__in=VersionScore.objects.filter(axis=axis, value__gte=int(value)).values("version_id")
+        )
 
     def order(self, queryset, name, value):
         field, descending = SORTS[value]
@@ -124,7 +126,7 @@ class VendorFilter(django_filters.FilterSet):
         """
         self.form.is_valid()
         by_lane = dict(
-            Vendor.objects.filter(pk__in=self._matching(without="lane"))
+            VendorVersion.objects.filter(pk__in=self._matching(without="lane"))
             .values_list("lane__slug")
             .annotate(n=Count("pk"))
         )
@@ -140,7 +142,9 @@ class VendorFilter(django_filters.FilterSet):
         ]
         for axis in self.axes:
             name = f"min_{axis.slug}"
-            counts = Score.objects.filter(axis=axis, vendor__in=self._matching(without=name)).aggregate(
+            counts = VersionScore.objects.filter(
+                axis=axis, version__in=self._matching(without=name)
+            ).aggregate(
                 **{f"at_least_{n}": Count("pk", filter=Q(value__gte=n)) for n in range(1, SCORE_MAX + 1)}
             )
             self.form.fields[name].choices = [("", "Any")] + [

@@ -17,10 +17,21 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 
-from editorial.models import Publishable
+from editorial.models import Editable, PublishedVersion
 
 SCORE_MIN = 1
 SCORE_MAX = 5
+
+
+def score_total(values):
+    """A vendor's total: the sum of its scores on the active axes, None when it has none."""
+    values = list(values)
+    return sum(values) if values else None
+
+
+def total_max(axis_count):
+    """What a total is out of: SCORE_MAX on each active axis."""
+    return SCORE_MAX * axis_count
 
 
 class Lane(models.Model):
@@ -112,7 +123,9 @@ def logo_upload_to(instance, filename):
     return f"logos/{uuid.uuid4().hex}.{extension}"
 
 
-class Vendor(Publishable):
+class Vendor(Editable):
+    """The working copy of a vendor profile. Visitors read its published versions (VendorVersion)."""
+
     name = models.CharField(max_length=200, help_text="The profiled chip line, e.g. “AWS Trainium”.")
     slug = models.SlugField(max_length=200, unique=True, help_text="Its address: /vendors/<slug>/.")
     company = models.CharField(max_length=200, help_text="The maker, e.g. “Amazon Web Services”.")
@@ -139,27 +152,12 @@ class Vendor(Publishable):
         help_text="Shown when this vendor is listed as an alternative on another vendor's page.",
     )
     verdict = models.TextField(blank=True, help_text="Markdown. The editor's verdict.")
-    verified_on = models.DateField(
-        "facts verified on",
-        null=True,
-        blank=True,
-        help_text="The date an editor last checked the whole page against its sources.",
-    )
 
     class Meta:
         ordering = ["name"]
         permissions = [
-            ("publish_vendor", "Can publish, schedule and unpublish vendors"),
+            ("publish_vendor", "Can publish, schedule, unpublish and discard changes to vendors"),
             ("revert_vendor", "Can revert vendors to an earlier revision"),
-        ]
-        constraints = [
-            # A draft carries no publish time, so unpublishing leaves no stale schedule behind.
-            models.CheckConstraint(
-                condition=Q(status="draft", published_at__isnull=True)
-                | Q(status="published", published_at__isnull=False),
-                name="vendor_publish_time_matches_status",
-                violation_error_message="A published vendor has a publish time; a draft has none.",
-            ),
         ]
 
     def __str__(self):
@@ -167,6 +165,63 @@ class Vendor(Publishable):
 
     def get_absolute_url(self):
         return reverse("vendors:detail", kwargs={"slug": self.slug})
+
+
+class VendorVersion(PublishedVersion):
+    """A profile as it was published: the whole page in ``document``, and what lists sort on."""
+
+    item = models.ForeignKey(Vendor, on_delete=models.CASCADE, related_name="versions")
+    slug = models.SlugField(max_length=200)
+    name = models.CharField(max_length=200)
+    company = models.CharField(max_length=200)
+    lane = models.ForeignKey(Lane, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    alternative_blurb = models.CharField("best for (one line)", max_length=300, blank=True)
+    total = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Over the active axes.")
+    verified_on = models.DateField(
+        "facts verified", null=True, blank=True, help_text="The oldest verified date among its facts."
+    )
+    unverified_facts = models.PositiveIntegerField(default=0, help_text="Facts never verified.")
+    fact_count = models.PositiveIntegerField(default=0)
+
+    class Meta(PublishedVersion.Meta):
+        verbose_name = "published version"
+        constraints = [
+            models.UniqueConstraint(fields=["item", "number"], name="vendor_version_number_once"),
+        ]
+        indexes = [
+            models.Index(fields=["slug", "published_at"], name="vendor_version_slug"),
+            models.Index(fields=["lane", "name"], name="vendor_version_lane_name"),
+            models.Index(fields=["total", "name"], name="vendor_version_total"),
+        ]
+
+    def get_absolute_url(self):
+        return reverse("vendors:detail", kwargs={"slug": self.slug})
+
+    @property
+    def verification(self):
+        from .verification import PageVerification
+
+        return PageVerification(
+            oldest=self.verified_on, unverified=self.unverified_facts, facts=self.fact_count
+        )
+
+
+class VersionScore(models.Model):
+    """One axis score of a published version, so lists sort and filter on it with an index."""
+
+    version = models.ForeignKey(VendorVersion, on_delete=models.CASCADE, related_name="scores")
+    axis = models.ForeignKey(Axis, on_delete=models.CASCADE, related_name="+")
+    value = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["version", "axis__position"]
+        constraints = [
+            models.UniqueConstraint(fields=["version", "axis"], name="version_score_once_per_axis"),
+        ]
+        indexes = [models.Index(fields=["axis", "value"], name="version_score_axis_value")]
+
+    def __str__(self):
+        return f"{self.axis_id}: {self.value}"
 
 
 def stale_before(*, days=None, today=None):

@@ -8,6 +8,7 @@ urlpatterns = [
     path("", views.RankingsView.as_view(), name="rankings"),
     path("vendors/", views.VendorListView.as_view(), name="list"),
     path("vendors/<slug:slug>/", views.VendorDetailView.as_view(), name="detail"),
+    path("vendors/<slug:slug>/changes/", views.ChangeLogView.as_view(), name="changes"),
     path("lanes/", views.LaneListView.as_view(), name="lanes"),
     path("lanes/<slug:slug>/", views.LaneDetailView.as_view(), name="lane"),
 ]

@@ -1,42 +1,53 @@
 from django.core.paginator import Paginator
+from django.http import Http404
 from django.shortcuts import get_object_or_404
-from django.utils.cache import patch_cache_control
 from django.views.generic import DetailView, ListView, TemplateView
 from django_filters.views import FilterView
 
-from comparisons.selectors import comparisons_for
+from editorial.registry import publication_for
+from editorial.views import PublishedPageMixin
 
 from . import selectors
 from .filters import VendorFilter
-from .models import SCORE_MAX, Lane, SiteSettings, Vendor
+from .models import Lane, SiteSettings, Vendor, total_max
 
 
-class PreviewMixin:
-    """Editors who may change vendors see drafts; such responses never enter a shared cache."""
+class VendorDetailView(PublishedPageMixin, TemplateView):
+    """A profile: the live version's document, or the working copy's for an editor's preview."""
 
-    def can_preview(self):
-        return self.request.user.has_perm("vendors.change_vendor")
-
-    def render_to_response(self, context, **kwargs):
-        response = super().render_to_response(context, **kwargs)
-        if context.get("is_preview"):
-            patch_cache_control(response, private=True, no_store=True)
-        return response
-
-
-class VendorDetailView(PreviewMixin, DetailView):
     model = Vendor
-    context_object_name = "vendor"
-
-    def get_queryset(self):
-        return selectors.profile_queryset(preview=self.can_preview())
+    template_name = "vendors/vendor_detail.html"
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        context["profile"] = selectors.build_profile(self.object)
-        context["comparisons"] = comparisons_for(self.object)
-        context["site"] = SiteSettings.load()
-        context["is_preview"] = not self.object.is_public
+        version = selectors.live_version(slug=self.kwargs["slug"])
+        version, working = self.get_page(live_version=version, slug=self.kwargs["slug"])
+        if working is not None:
+            document, vendor_id = publication_for(Vendor).document(working), working.pk
+        else:
+            document, vendor_id = version.document, version.item_id
+        profile = selectors.build_profile(document, vendor_id=vendor_id)
+        context.update(
+            vendor=profile.vendor,
+            vendor_id=vendor_id,
+            profile=profile,
+            site=SiteSettings.load(),
+            **self.preview_context(working, version),
+        )
+        return context
+
+
+class ChangeLogView(TemplateView):
+    """Every published change of one profile, newest first."""
+
+    template_name = "vendors/vendor_changes.html"
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        version = selectors.live_version(slug=self.kwargs["slug"])
+        if version is None:
+            raise Http404("No such published page.")
+        context.update(version=version, entries=selectors.change_log(vendor_id=version.item_id))
         return context
 
 
@@ -54,6 +65,7 @@ class RankingsView(TemplateView):
             sort=sort or "-total",
             ignored_sort=None if sort else asked,
             site=SiteSettings.load(),
+            total_max=total_max(len(axes)),
             # Total comes second so that a phone shows it without scrolling.
             columns=[("name", "Vendor"), ("total", "Total")]
             + [(f"axis-{axis.slug}", axis.name) for axis in axes]
@@ -80,7 +92,7 @@ class LaneDetailView(DetailView):
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         context["vendors"] = selectors.lane_vendors(self.object)
-        context["total_max"] = selectors.total_max()
+        context["total_max"] = selectors.active_total_max()
         return context
 
 
@@ -92,7 +104,7 @@ class VendorListView(FilterView):
     strict = False  # an invalid value is ignored and said so, not a reason to show nothing
 
     def get_queryset(self):
-        return selectors.with_total(Vendor.objects.published().select_related("lane"))
+        return selectors.live_vendors().select_related("lane")
 
     def get_filterset_kwargs(self, filterset_class):
         kwargs = super().get_filterset_kwargs(filterset_class)
@@ -109,7 +121,7 @@ class VendorListView(FilterView):
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         self.filterset.count_options()
-        context["total_max"] = SCORE_MAX * len(self.filterset.axes)
+        context["total_max"] = total_max(len(self.filterset.axes))
         context["query_without_page"] = _query_without(self.request.GET, "page")
         return context
 

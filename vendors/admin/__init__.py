@@ -5,7 +5,7 @@ from django.contrib import admin
 from .editing import CitedInline, CitesSources, FillsPositions, PositionedInlineForm
 from .profile import VendorAdmin
 from .reference import SourceAdmin, citation_relations
-from .staleness import StaleFactAdmin, mark_verified
+from .staleness import StaleFactAdmin
 
 admin.site.site_header = "chipsite editorial admin"
 admin.site.site_title = "chipsite admin"
@@ -22,5 +22,4 @@ __all__ = [
     "StaleFactAdmin",
     "VendorAdmin",
     "citation_relations",
-    "mark_verified",
 ]

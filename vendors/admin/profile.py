@@ -15,7 +15,8 @@ from ..models import (
     Vendor,
 )
 from .editing import CitedInline, FillsPositions, PositionedInlineForm
-from .staleness import MARK_VERIFIED_LABEL, mark_verified, plural, record_revisions
+from ..services import mark_verified
+from .staleness import MARK_VERIFIED_LABEL, plural
 
 
 class FactForm(PositionedInlineForm):
@@ -100,7 +101,7 @@ class VendorAdminForm(EditorialForm):
         model = Vendor
         fields = [
             "name", "slug", "company", "lane", "logo", "summary", "what_it_is", "best_for",
-            "watch_out", "verdict", "alternative_blurb", "status", "published_at", "verified_on",
+            "watch_out", "verdict", "alternative_blurb",
         ]  # fmt: skip
         widgets = {
             field: forms.Textarea(attrs={"rows": 3, "cols": 80})
@@ -118,8 +119,8 @@ class VendorAdminForm(EditorialForm):
 @admin.register(Vendor)
 class VendorAdmin(FillsPositions, EditorialAdmin):
     form = VendorAdminForm
-    list_display = ["name", "company", "lane", "status", "published_at", "verified_on", "updated_at"]
-    list_filter = ["status", "lane", "verified_on"]
+    list_display = ["name", "company", "lane", "updated_at"]
+    list_filter = ["lane"]
     list_select_related = ["lane"]
     search_fields = ["name", "company", "slug"]
     prepopulated_fields = {"slug": ["name"]}
@@ -135,7 +136,7 @@ class VendorAdmin(FillsPositions, EditorialAdmin):
                 "description": "Markdown is allowed in the summary, takeaways and verdict.",
             },
         ),
-        ("Publishing", {"fields": PUBLISHING_FIELDSET}),
+        ("This save", {"fields": PUBLISHING_FIELDSET}),
     ]
     inlines = [FactInline, EventInline, ScoreInline, FAQInline]
     actions = [*EditorialAdmin.actions, "mark_verified_today"]
@@ -155,8 +156,7 @@ class VendorAdmin(FillsPositions, EditorialAdmin):
 
     @admin.action(description=MARK_VERIFIED_LABEL, permissions=["change"])
     def mark_verified_today(self, request, queryset):
-        counts, vendor_pks = mark_verified(request.user, vendors=queryset)
-        record_revisions(request.user, vendor_pks)
+        counts, vendor_pks = mark_verified(user=request.user, vendors=queryset)
         messages.success(
             request,
             f"Marked {plural(counts[Vendor], 'vendor')} verified today: "

@@ -1,9 +1,7 @@
 """Verification: “Mark verified today”, and the staleness queue of facts gone stale."""
 
-import reversion
 from django.conf import settings
 from django.contrib import admin, messages
-from django.db import transaction
 from django.db.models import F
 from django.shortcuts import redirect
 from django.urls import reverse
@@ -11,58 +9,10 @@ from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.text import Truncator
 
-from ..models import (
-    Event,
-    Fact,
-    Score,
-    StaleFact,
-    Vendor,
-)
+from ..models import Fact, StaleFact
+from ..services import mark_verified
 
 MARK_VERIFIED_LABEL = "Mark verified today"
-VERIFIED_COMMENT = "Marked verified today."
-
-
-def mark_verified(user, *, facts=None, vendors=None, today=None):
-    """Stamp today's date and ``user`` as verified: on the ``facts`` queryset, or on every
-    fact, event and score of the ``vendors`` queryset and on those vendors' page-level date.
-
-    Bulk updates, a handful of queries however many rows. Returns ({model: rows marked},
-    pks of the vendors whose pages changed).
-    """
-    today = today or timezone.localdate()
-    stamp = {"verified_on": today, "verified_by": user}
-    counts = {}
-    with transaction.atomic():
-        if vendors is not None:
-            vendor_pks = list(vendors.values_list("pk", flat=True))
-            for model in (Fact, Event, Score):
-                counts[model] = model.objects.filter(vendor__in=vendor_pks).update(**stamp)
-            counts[Vendor] = Vendor.objects.filter(pk__in=vendor_pks).update(
-                verified_on=today, updated_at=timezone.now()
-            )
-        else:
-            fact_pks = list(facts.values_list("pk", flat=True))
-            vendor_pks = list(
-                Fact.objects.filter(pk__in=fact_pks).order_by().values_list("vendor", flat=True).distinct()
-            )
-            counts[Fact] = Fact.objects.filter(pk__in=fact_pks).update(**stamp)
-            Vendor.objects.filter(pk__in=vendor_pks).update(updated_at=timezone.now())
-    return counts, vendor_pks
-
-
-def record_revisions(user, vendor_pks, comment=VERIFIED_COMMENT):
-    """One revision per vendor, so that its history says who verified it and when, and a change
-    form opened before the verification is refused rather than saved over the new dates.
-
-    Called outside any revision block (EditorialAdmin's list opens none): nested blocks merge
-    into one revision, and one holding several vendors would show each the others' rows.
-    """
-    for vendor in Vendor.objects.filter(pk__in=vendor_pks):
-        with reversion.create_revision():
-            reversion.set_user(user)
-            reversion.set_comment(comment)
-            reversion.add_to_revision(vendor)
 
 
 def plural(count, singular, plural=None):
@@ -154,8 +104,7 @@ class StaleFactAdmin(admin.ModelAdmin):
 
     @admin.action(description=MARK_VERIFIED_LABEL, permissions=["change"])
     def mark_verified_today(self, request, queryset):
-        counts, vendor_pks = mark_verified(request.user, facts=queryset)
-        record_revisions(request.user, vendor_pks)
+        counts, vendor_pks = mark_verified(user=request.user, facts=queryset)
         messages.success(
             request,
             f"Marked {plural(counts[Fact], 'fact')} verified today on {plural(len(vendor_pks), 'vendor')}.",

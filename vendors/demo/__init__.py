@@ -7,14 +7,14 @@ and sources are matched by slug or URL, and a vendor that exists is left alone.
 
 import datetime as dt
 import json
-from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from django.db import transaction
 from django.utils.text import slugify
 
+from editorial.demo import Report, load_demo
 from editorial.revisions import record_revision
+from editorial.services import publish
 from vendors.models import FAQ, Attribute, Axis, Event, Fact, Lane, Score, SiteSettings, Source, Vendor
 
 DEMO_DIR = Path(__file__).resolve().parent
@@ -55,20 +55,6 @@ AXES = [
     ("access", "Access"),
     ("momentum-2026", "2026 momentum"),
 ]
-
-
-@dataclass
-class Report:
-    created: dict = field(default_factory=dict)
-
-    def count(self, kind, created):
-        if created:
-            self.created[kind] = self.created.get(kind, 0) + 1
-
-    def __str__(self):
-        if not self.created:
-            return "Nothing to do: the demo content is already there."
-        return "Created " + ", ".join(f"{n} {kind}" for kind, n in self.created.items()) + "."
 
 
 def parse_event_date(text):
@@ -121,9 +107,6 @@ class DemoLoader:
         self.load_reference()
         for vendor in self.data["vendors"]:
             self.load_vendor(vendor)
-        from comparisons.demo import load_comparisons  # here: comparisons builds on vendors
-
-        load_comparisons(self.report)
         return self.report
 
     def load_site_settings(self):
@@ -153,7 +136,7 @@ class DemoLoader:
     def new_vendor(self, slug, **fields):
         if Vendor.objects.filter(slug=slug).exists():
             return None
-        vendor = Vendor.objects.create(slug=slug, status=Vendor.Status.PUBLISHED, **fields)
+        vendor = Vendor.objects.create(slug=slug, **fields)
         self.report.count("vendors", True)
         return vendor
 
@@ -170,8 +153,6 @@ class DemoLoader:
             best_for=ref["best_for"],
             watch_out=ref["watch_out"],
             verdict=ref["verdict"],
-            verified_on=verified_on,
-            published_at=_publish_time(verified_on),
         )
         if vendor is None:
             return
@@ -195,7 +176,7 @@ class DemoLoader:
             FAQ.objects.create(
                 vendor=vendor, question=faq["question"], answer=faq["answer"], position=position
             )
-        record_revision(vendor, comment=DEMO_COMMENT)
+        publish_demo(vendor, at=_publish_time(verified_on))
 
     def load_vendor(self, data):
         vendor = self.new_vendor(
@@ -204,8 +185,6 @@ class DemoLoader:
             company=data["company"],
             lane=self.lanes[data["lane"]],
             alternative_blurb=self.reference["alternative_blurbs"].get(data["slug"], ""),
-            verified_on=self.compiled_on,
-            published_at=_publish_time(self.compiled_on),
         )
         if vendor is None:
             return
@@ -225,21 +204,21 @@ class DemoLoader:
                 vendor=vendor, date=date, precision=precision, text=entry["text"], position=position
             )
             event.sources.add(self.source(entry["source_url"]))
-        record_revision(vendor, comment=DEMO_COMMENT)
+        publish_demo(vendor, at=_publish_time(self.compiled_on))
 
 
-class DryRun(Exception):
-    pass
+def publish_demo(item, *, at):
+    """A demo item's history starts with its loaded revision, then its first published version."""
+    record_revision(item, comment=DEMO_COMMENT)
+    publish(obj=item, user=None, at=at)
 
 
-def load_demo(*, dry_run: bool = False) -> Report:
-    """Load the demo content in one transaction; with dry_run, report and roll back."""
+def load_vendors(report):
+    """The vendors' part of ``manage.py load_demo`` (see VendorsConfig.load_demo)."""
     loader = DemoLoader()
-    try:
-        with transaction.atomic():
-            loader.run()
-            if dry_run:
-                raise DryRun
-    except DryRun:
-        pass
-    return loader.report
+    loader.report = report
+    loader.run()
+    return report
+
+
+__all__ = ["REFERENCE", "VENDORS", "Report", "load_demo", "load_vendors", "publish_demo"]

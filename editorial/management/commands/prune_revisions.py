@@ -2,21 +2,20 @@
 
 import datetime as dt
 
-from django.apps import apps
 from django.conf import settings
 from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.utils import timezone
 from reversion.models import Revision, Version
 
-# The items whose revisions hold whole pages; their children's versions live in the same revisions.
-ROOTS = ["vendors.Vendor", "comparisons.Comparison"]
+from editorial.registry import publications
 
 
 class Command(BaseCommand):
     help = (
         "Delete revisions older than --days (default REVISIONS_KEEP_DAYS), keeping at least the "
-        "last --keep (default REVISIONS_KEEP_LAST) of every vendor and comparison, deleted ones included."
+        "last --keep (default REVISIONS_KEEP_LAST) of every vendor and comparison, deleted ones included, "
+        "and every revision a published version was made from."
     )
 
     def add_arguments(self, parser):
@@ -30,9 +29,16 @@ class Command(BaseCommand):
             return
         cutoff = timezone.now() - dt.timedelta(days=days)
         kept = set()
-        for label in ROOTS:
+        for publication in publications():
+            # A published version's source revision stays: its diffs and “Discard changes” need it.
+            sources = publication.version_model.objects.exclude(source_version_id=None)
+            kept.update(
+                Version.objects.filter(pk__in=sources.values("source_version_id")).values_list(
+                    "revision_id", flat=True
+                )
+            )
             versions = (
-                Version.objects.get_for_model(apps.get_model(label))
+                Version.objects.get_for_model(publication.model)
                 .order_by("object_id", "-pk")
                 .values_list("object_id", "revision_id")
             )

@@ -1,12 +1,12 @@
 from django.core.management.base import BaseCommand
 
-from vendors.demo import load_demo
+from editorial.demo import load_demo
 
 
 class Command(BaseCommand):
     help = (
-        "Load the demo content: the AWS Trainium reference profile and the vendors of "
-        "vendors/demo/vendors.json. Safe to run again: what exists is left alone."
+        "Load the demo content of every app that has some: the AWS Trainium reference profile, the "
+        "vendors of vendors/demo/vendors.json, the comparisons. Safe to run again: what exists is left alone."
     )
 
     def add_arguments(self, parser):

@@ -1,0 +1,88 @@
+"""How a comparison is published: its own text, columns and criteria as one document.
+
+The vendors' facts and scores are not copied in: a comparison page lines up its vendors'
+own live versions, so a vendor's published change shows on every comparison at once.
+"""
+
+from django.db.models import Prefetch
+
+from editorial.registry import Publication
+from vendors.models import Source
+from vendors.publishing import _cited, _iso
+
+from .models import Assessment, Comparison, ComparisonFAQ, ComparisonVendor, ComparisonVersion, Criterion
+
+
+def comparison_document(comparison):
+    plain_sources = Prefetch("sources", queryset=Source.objects.order_by())
+    comparison = Comparison.objects.prefetch_related(
+        Prefetch("entries", queryset=ComparisonVendor.objects.order_by("position", "pk")),
+        Prefetch(
+            "criteria",
+            queryset=Criterion.objects.select_related("attribute", "axis").prefetch_related(
+                Prefetch("assessments", queryset=Assessment.objects.prefetch_related(plain_sources))
+            ),
+        ),
+        Prefetch("faqs", queryset=ComparisonFAQ.objects.prefetch_related(plain_sources)),
+        plain_sources,
+    ).get(pk=comparison.pk)
+    sources = {}
+    return {
+        "comparison": {
+            "id": comparison.pk,
+            "title": comparison.title,
+            "slug": comparison.slug,
+            "summary": comparison.summary,
+            "intro": comparison.intro,
+            "verdict": comparison.verdict,
+            "verified_on": _iso(comparison.verified_on),
+            "sources": _cited(comparison, sources),
+        },
+        "entries": [
+            {"vendor_id": entry.vendor_id, "pick_if": entry.pick_if} for entry in comparison.entries.all()
+        ],
+        "criteria": [
+            {
+                "id": criterion.pk,
+                "name": criterion.name,
+                "attribute": {"id": criterion.attribute_id, "name": criterion.attribute.name}
+                if criterion.attribute_id
+                else None,
+                "axis": {"id": criterion.axis_id, "name": criterion.axis.name} if criterion.axis_id else None,
+                "assessments": [
+                    {
+                        "id": assessment.pk,
+                        "vendor_id": assessment.vendor_id,
+                        "value": assessment.value,
+                        "mark": assessment.mark,
+                        "reason": assessment.reason,
+                        "vendor_stated": assessment.vendor_stated,
+                        "sources": _cited(assessment, sources),
+                    }
+                    for assessment in criterion.assessments.all()
+                ],
+            }
+            for criterion in comparison.criteria.all()
+        ],
+        "faqs": [
+            {"id": faq.pk, "question": faq.question, "answer": faq.answer, "sources": _cited(faq, sources)}
+            for faq in comparison.faqs.all()
+        ],
+        "sources": sources,
+    }
+
+
+class ComparisonPublication(Publication):
+    model = Comparison
+    version_model = ComparisonVersion
+    noun = "comparison"
+
+    def document(self, obj):
+        return comparison_document(obj)
+
+    def columns(self, document):
+        comparison = document["comparison"]
+        return {"slug": comparison["slug"], "title": comparison["title"], "summary": comparison["summary"]}
+
+    def after_write(self, version):
+        version.vendors.set([entry["vendor_id"] for entry in version.document["entries"]])

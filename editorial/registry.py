@@ -1,0 +1,50 @@
+"""What the workflow knows of each kind of item: each app registers its own in AppConfig.ready().
+
+The workflow app names no model: vendors and comparisons each hand it a Publication that
+says how to write their published versions.
+"""
+
+_publications = {}
+
+
+class Publication:
+    """How one kind of item is published. Subclass per app and register an instance."""
+
+    model = None  # the working copy, e.g. Vendor
+    version_model = None  # its PublishedVersion, e.g. VendorVersion
+    noun = "item"
+
+    def document(self, obj):
+        """The whole page as visitors would read it now, as JSON-ready data."""
+        raise NotImplementedError
+
+    def columns(self, document):
+        """The version's indexed columns (slug, name, ...) taken from its document."""
+        return {}
+
+    def after_write(self, version):
+        """Write the version's child rows (indexed scores, member vendors, ...)."""
+
+    def content(self, document):
+        """The document with anything that is not content (verified dates) left out."""
+        return document
+
+    def restamp(self, document, obj):
+        """The document with the working copy's newer verified dates on unchanged rows, or itself."""
+        return document
+
+    def carry_verification(self, obj, document):
+        """After a revert or discard: keep the newer verified dates ``document`` holds for unchanged rows."""
+
+
+def register(publication):
+    _publications[publication.model._meta.label_lower] = publication
+    return publication
+
+
+def publication_for(obj_or_model):
+    return _publications[obj_or_model._meta.label_lower]
+
+
+def publications():
+    return list(_publications.values())

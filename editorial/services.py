@@ -1,0 +1,281 @@
+"""The workflow's writes: publish, schedule, unpublish, discard, revert, submit for review.
+
+Every one takes keyword arguments and works on any registered item (see registry.py);
+the admin's buttons and actions only call these. The rules:
+
+- Publishing writes a new immutable version from the working copy. A publish time to
+  come schedules it; the live version keeps serving until then. A newer publish or
+  schedule replaces a version still waiting: the working copy holds all it had.
+- Unpublishing ends the live version's time span now; nothing is deleted.
+- Discard returns the working copy to the live version (and cancels a schedule).
+- Revert loads an old revision into the working copy, as unpublished changes: it never
+  touches the live page.
+- Verification moves the live page's verified dates at once, without publishing any
+  pending content change (see ``refresh_verification``).
+"""
+
+from django.db import transaction
+from django.template.defaultfilters import date as format_date
+from django.utils import timezone
+from reversion.models import Version
+
+from .diff import PUBLIC_SKIP, describe_changes
+from .registry import publication_for
+from .revisions import record_revision
+
+DATETIME = "j M Y H:i"  # the admin's one date-and-time format (24-hour, the site's time zone)
+
+
+class WorkflowError(ValueError):
+    """A workflow step that cannot be taken, in words an editor can act on."""
+
+
+def when(moment):
+    return format_date(timezone.localtime(moment), DATETIME)
+
+
+def versions_of(obj):
+    return publication_for(obj).version_model.objects.filter(item=obj)
+
+
+def live_version(obj, *, at=None):
+    return versions_of(obj).live(at=at).first()
+
+
+def pending_version(obj, *, at=None):
+    return versions_of(obj).pending(at=at).order_by("published_at").first()
+
+
+def _lock(obj):
+    """Hold the item's row until the transaction ends: two workflow steps never interleave."""
+    list(type(obj).objects.select_for_update().filter(pk=obj.pk).values_list("pk"))
+
+
+def _next_number(obj):
+    latest = versions_of(obj).order_by("-number").values_list("number", flat=True).first()
+    return (latest or 0) + 1
+
+
+def _set_state(obj, **fields):
+    fields.setdefault("updated_at", timezone.now())
+    type(obj).objects.filter(pk=obj.pk).update(**fields)
+    for name, value in fields.items():
+        setattr(obj, name, value)
+
+
+@transaction.atomic
+def publish(*, obj, user, at=None, note=""):
+    """Publish the working copy now, or schedule it for ``at``. Returns the new version."""
+    publication = publication_for(obj)
+    now = timezone.now()
+    at = at or now
+    _lock(obj)
+    live = live_version(obj, at=now)
+    if live is not None and at < live.published_at:
+        raise WorkflowError(
+            f"The live version has been live since {when(live.published_at)}: pick a later time."
+        )
+    versions_of(obj).pending(at=now).delete()
+    previous = live or versions_of(obj).past(at=now).first()
+    revision_id = record_revision(
+        obj, user=user, comment="Published." if at <= now else f"Scheduled for {when(at)}."
+    )
+    document = publication.document(obj)
+    version = publication.version_model.objects.create(
+        item=obj,
+        number=_next_number(obj),
+        published_at=at,
+        created_by=user if user is not None and user.is_authenticated else None,
+        note=note.strip(),
+        changes=_changes(obj, previous, revision_id),
+        document=document,
+        source_version_id=revision_id,
+        **publication.columns(document),
+    )
+    publication.after_write(version)
+    if live is not None:
+        live.superseded_at = at
+        live.save(update_fields=["superseded_at"])
+    _set_state(obj, has_unpublished_changes=False, review_requested_at=None, review_requested_by=None)
+    return version
+
+
+def _changes(obj, previous, revision_id):
+    if previous is None or not previous.source_version_id:
+        return []
+    if not Version.objects.filter(pk=previous.source_version_id).exists():
+        return []
+    return describe_changes(obj, previous.source_version_id, revision_id, skip=PUBLIC_SKIP)
+
+
+@transaction.atomic
+def unpublish(*, obj, user):
+    """Take the item off the site now: the live version ends, a scheduled one is cancelled."""
+    now = timezone.now()
+    _lock(obj)
+    versions_of(obj).pending(at=now).delete()
+    live = live_version(obj, at=now)
+    if live is None:
+        raise WorkflowError("It is not live, so there is nothing to unpublish.")
+    live.superseded_at = now
+    live.save(update_fields=["superseded_at"])
+    record_revision(obj, user=user, comment="Unpublished.")
+    _set_state(obj, has_unpublished_changes=True)
+
+
+@transaction.atomic
+def cancel_schedule(*, obj, user):
+    """Drop the version waiting for its time; the working copy keeps its changes."""
+    now = timezone.now()
+    _lock(obj)
+    deleted, _ = versions_of(obj).pending(at=now).delete()
+    if not deleted:
+        raise WorkflowError("Nothing is scheduled.")
+    versions_of(obj).live(at=now).update(superseded_at=None)
+    record_revision(obj, user=user, comment="Schedule cancelled.")
+    refresh_state(obj=obj)
+
+
+@transaction.atomic
+def discard_changes(*, obj, user):
+    """Return the working copy to the live version; a scheduled change is cancelled too."""
+    publication = publication_for(obj)
+    now = timezone.now()
+    _lock(obj)
+    live = live_version(obj, at=now)
+    if live is None:
+        raise WorkflowError("It is not live, so there is no published version to go back to.")
+    source = Version.objects.filter(pk=live.source_version_id).select_related("revision").first()
+    if source is None:
+        raise WorkflowError("The revision the live version was made from has been pruned.")
+    versions_of(obj).pending(at=now).delete()
+    live.superseded_at = None
+    live.save(update_fields=["superseded_at"])
+    source.revision.revert(delete=True)
+    obj.refresh_from_db()
+    publication.carry_verification(obj, live.document)
+    record_revision(obj, user=user, comment="Unpublished changes discarded: back to the live version.")
+    _set_state(obj, has_unpublished_changes=False, review_requested_at=None, review_requested_by=None)
+
+
+@transaction.atomic
+def revert_to(*, obj, user, version_id):
+    """Load an earlier revision into the working copy. The live page is not touched."""
+    publication = publication_for(obj)
+    _lock(obj)
+    version = Version.objects.get_for_object(obj).select_related("revision").filter(pk=version_id).first()
+    if version is None:
+        raise WorkflowError("That revision is not one of this item's.")
+    before = publication.document(obj)
+    version.revision.revert(delete=True)
+    obj.refresh_from_db()
+    publication.carry_verification(obj, before)
+    record_revision(
+        obj, user=user, comment=f"Reverted to the revision of {when(version.revision.date_created)}."
+    )
+    refresh_state(obj=obj)
+
+
+def submit_for_review(*, obj, user):
+    """Ask a Publisher to review the working copy."""
+    if not obj.has_unpublished_changes:
+        raise WorkflowError("There is nothing unpublished to review.")
+    _set_state(obj, review_requested_at=timezone.now(), review_requested_by=user)
+
+
+def refresh_state(*, obj):
+    """After an edit: does the working copy differ from the version visitors get next?"""
+    publication = publication_for(obj)
+    target = pending_version(obj) or live_version(obj)
+    changed = target is None or publication.content(publication.document(obj)) != publication.content(
+        target.document
+    )
+    fields = {"has_unpublished_changes": changed}
+    if not changed:
+        fields.update(review_requested_at=None, review_requested_by=None)
+    _set_state(obj, **fields)
+    return changed
+
+
+@transaction.atomic
+def refresh_verification(*, obj, user):
+    """Carry the working copy's new verified dates to the live page now, content untouched.
+
+    The live version is immutable, so a new version takes over with the same content and
+    the new dates (it is no change-log entry); a version still waiting gets them in place.
+    Only rows whose content is the same in the working copy and the version are stamped:
+    verifying a changed, unpublished fact vouches for the new value, not the live one.
+    """
+    publication = publication_for(obj)
+    now = timezone.now()
+    _lock(obj)
+    pending = pending_version(obj, at=now)
+    if pending is not None:
+        document = publication.restamp(pending.document, obj)
+        if document != pending.document:
+            columns = publication.columns(document)
+            for name, value in columns.items():
+                setattr(pending, name, value)
+            pending.document = document
+            pending.save(update_fields=["document", *columns])
+    live = live_version(obj, at=now)
+    if live is None:
+        return None
+    document = publication.restamp(live.document, obj)
+    if document == live.document:
+        return None
+    version = publication.version_model.objects.create(
+        item=obj,
+        number=_next_number(obj),
+        published_at=now,
+        superseded_at=live.superseded_at,
+        created_by=user if user is not None and user.is_authenticated else None,
+        content_changed=False,
+        document=document,
+        source_version_id=live.source_version_id,
+        **publication.columns(document),
+    )
+    publication.after_write(version)
+    live.superseded_at = now
+    live.save(update_fields=["superseded_at"])
+    return version
+
+
+def state(obj, *, live_since=None, pending_at=None, now=None):
+    """The one status tag of an item, as every admin list and page says it.
+
+    ``live_since`` and ``pending_at`` may come annotated on a list's rows (see
+    ``with_state``); otherwise they are looked up.
+    """
+    now = now or timezone.now()
+    if live_since is None and pending_at is None and not hasattr(obj, "live_since"):
+        live = live_version(obj, at=now)
+        pending = pending_version(obj, at=now)
+        live_since = live.published_at if live else None
+        pending_at = pending.published_at if pending else None
+    elif hasattr(obj, "live_since"):
+        live_since, pending_at = obj.live_since, obj.pending_at
+    if obj.review_requested_at and obj.has_unpublished_changes:
+        return "Waiting for review"
+    if pending_at is not None:
+        return (
+            f"Live + changes scheduled for {when(pending_at)}"
+            if live_since
+            else f"Scheduled for {when(pending_at)}"
+        )
+    if live_since is None:
+        return "Draft"
+    return "Live + unpublished changes" if obj.has_unpublished_changes else "Live"
+
+
+def with_state(queryset):
+    """Annotate each item with ``live_since`` and ``pending_at`` in the list's own query."""
+    from django.db.models import OuterRef, Subquery
+
+    version_model = publication_for(queryset.model).version_model
+    now = timezone.now()
+    mine = version_model.objects.filter(item=OuterRef("pk"))
+    return queryset.annotate(
+        live_since=Subquery(mine.live(at=now).values("published_at")[:1]),
+        pending_at=Subquery(mine.pending(at=now).order_by("published_at").values("published_at")[:1]),
+    )

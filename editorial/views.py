@@ -1,0 +1,52 @@
+"""Preview in one place: what a public page of a published item shows, and to whom.
+
+Visitors get the live version. A user who may change the item sees its working copy
+instead whenever that is not what visitors see (a draft, a scheduled item, unpublished
+changes), with a banner that names its state; such responses are sent
+``Cache-Control: private, no-store`` so no shared cache keeps them. ``?live`` shows
+such a user the live version, as visitors see it.
+"""
+
+from django.http import Http404
+from django.utils.cache import add_never_cache_headers, patch_cache_control
+
+from . import services
+
+
+class PublishedPageMixin:
+    model = None  # the working copy's model, e.g. Vendor
+
+    def can_preview(self):
+        opts = self.model._meta
+        return self.request.user.has_perm(f"{opts.app_label}.change_{opts.model_name}")
+
+    def get_page(self, *, live_version, slug):
+        """(version, working copy to preview or None); 404 when neither may be shown."""
+        working = None
+        if self.can_preview() and "live" not in self.request.GET:
+            candidate = self.model.objects.filter(slug=slug).first()
+            if candidate is not None and (
+                live_version is None
+                or live_version.item_id != candidate.pk
+                or candidate.has_unpublished_changes
+            ):
+                working = candidate
+        if working is None and live_version is None:
+            raise Http404("No such published page.")
+        return live_version, working
+
+    def preview_context(self, working, live_version):
+        if working is None:
+            return {"is_preview": False}
+        return {
+            "is_preview": True,
+            "preview_state": services.state(working),
+            "has_live_version": live_version is not None and live_version.item_id == working.pk,
+        }
+
+    def render_to_response(self, context, **kwargs):
+        response = super().render_to_response(context, **kwargs)
+        if context.get("is_preview"):
+            add_never_cache_headers(response)
+            patch_cache_control(response, private=True, no_store=True)
+        return response

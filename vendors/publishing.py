@@ -1,0 +1,216 @@
+"""How a vendor profile is published: the document a version holds, and its indexed columns.
+
+The document is the whole page as JSON: the vendor's text, its lane, every fact, event,
+score and FAQ with its citations, and the sources they cite. Visitors' pages are drawn
+from it (see documents.py); an editor's preview draws the same page from a document
+built from the working copy, so the two can never look different.
+"""
+
+import copy
+import datetime as dt
+
+from django.db.models import Prefetch
+
+from editorial.registry import Publication
+
+from .models import FAQ, Axis, Event, Fact, Score, Source, Vendor, VendorVersion, VersionScore, score_total
+from .verification import page_verification
+
+ROW_KINDS = ("facts", "events", "scores", "faqs")
+VERIFIED_KINDS = {"facts": Fact, "events": Event, "scores": Score}
+
+
+def _iso(day):
+    return day.isoformat() if day else None
+
+
+def _cited(row, sources):
+    ids = []
+    for source in sorted(row.sources.all(), key=lambda s: s.pk):
+        sources[str(source.pk)] = {
+            "title": source.title,
+            "publisher": source.publisher,
+            "url": source.url,
+            "accessed_on": _iso(source.accessed_on),
+        }
+        ids.append(source.pk)
+    return ids
+
+
+def vendor_document(vendor):
+    """The profile as visitors would read it, built from the working copy in six queries."""
+    plain_sources = Prefetch("sources", queryset=Source.objects.order_by())
+    vendor = (
+        Vendor.objects.select_related("lane")
+        .prefetch_related(
+            Prefetch(
+                "facts",
+                queryset=Fact.objects.select_related("attribute")
+                .prefetch_related(plain_sources)
+                .order_by("attribute__position", "attribute__name", "position", "pk"),
+            ),
+            Prefetch("events", queryset=Event.objects.prefetch_related(plain_sources)),
+            Prefetch("scores", queryset=Score.objects.select_related("axis").prefetch_related(plain_sources)),
+            Prefetch("faqs", queryset=FAQ.objects.prefetch_related(plain_sources)),
+        )
+        .get(pk=vendor.pk)
+    )
+    sources = {}
+    lane = vendor.lane
+    return {
+        "vendor": {
+            "id": vendor.pk,
+            "name": vendor.name,
+            "slug": vendor.slug,
+            "company": vendor.company,
+            "lane": {"id": lane.pk, "name": lane.name, "slug": lane.slug},
+            "logo": vendor.logo.name or "",
+            "summary": vendor.summary,
+            "what_it_is": vendor.what_it_is,
+            "best_for": vendor.best_for,
+            "watch_out": vendor.watch_out,
+            "verdict": vendor.verdict,
+            "alternative_blurb": vendor.alternative_blurb,
+        },
+        "facts": [
+            {
+                "id": fact.pk,
+                "attribute": {
+                    "id": fact.attribute_id,
+                    "name": fact.attribute.name,
+                    "position": fact.attribute.position,
+                },
+                "value": fact.value,
+                "vendor_stated": fact.vendor_stated,
+                "verified_on": _iso(fact.verified_on),
+                "sources": _cited(fact, sources),
+            }
+            for fact in vendor.facts.all()
+        ],
+        "events": [
+            {
+                "id": event.pk,
+                "date": _iso(event.date),
+                "precision": event.precision,
+                "text": event.text,
+                "verified_on": _iso(event.verified_on),
+                "sources": _cited(event, sources),
+            }
+            for event in vendor.events.all()
+        ],
+        "scores": [
+            {
+                "id": score.pk,
+                "axis": {"id": score.axis_id, "name": score.axis.name},
+                "value": score.value,
+                "reason": score.reason,
+                "verified_on": _iso(score.verified_on),
+                "sources": _cited(score, sources),
+            }
+            for score in sorted(vendor.scores.all(), key=lambda s: (s.axis.position, s.axis.name))
+        ],
+        "faqs": [
+            {"id": faq.pk, "question": faq.question, "answer": faq.answer, "sources": _cited(faq, sources)}
+            for faq in vendor.faqs.all()
+        ],
+        "sources": sources,
+    }
+
+
+def document_verification(document):
+    return page_verification(
+        dt.date.fromisoformat(fact["verified_on"]) if fact["verified_on"] else None
+        for fact in document["facts"]
+    )
+
+
+def document_total(document, active_axis_ids):
+    return score_total(
+        score["value"] for score in document["scores"] if score["axis"]["id"] in active_axis_ids
+    )
+
+
+def _without_verification(row):
+    return {key: value for key, value in row.items() if key != "verified_on"}
+
+
+class VendorPublication(Publication):
+    model = Vendor
+    version_model = VendorVersion
+    noun = "vendor"
+
+    def document(self, obj):
+        return vendor_document(obj)
+
+    def columns(self, document):
+        vendor = document["vendor"]
+        verification = document_verification(document)
+        active = set(Axis.objects.filter(is_active=True).values_list("pk", flat=True))
+        return {
+            "slug": vendor["slug"],
+            "name": vendor["name"],
+            "company": vendor["company"],
+            "lane_id": vendor["lane"]["id"],
+            "alternative_blurb": vendor["alternative_blurb"],
+            "total": document_total(document, active),
+            "verified_on": verification.oldest,
+            "unverified_facts": verification.unverified,
+            "fact_count": verification.facts,
+        }
+
+    def after_write(self, version):
+        VersionScore.objects.bulk_create(
+            VersionScore(version=version, axis_id=score["axis"]["id"], value=score["value"])
+            for score in version.document["scores"]
+        )
+
+    def content(self, document):
+        content = copy.deepcopy(document)
+        for kind in VERIFIED_KINDS:
+            content[kind] = [_without_verification(row) for row in content[kind]]
+        return content
+
+    def restamp(self, document, obj):
+        """Newer verified dates from the working copy, on rows whose content is unchanged."""
+        working = vendor_document(obj)
+        restamped = copy.deepcopy(document)
+        for kind in VERIFIED_KINDS:
+            mine = {row["id"]: row for row in working[kind]}
+            for row in restamped[kind]:
+                current = mine.get(row["id"])
+                if current is None or _without_verification(current) != _without_verification(row):
+                    continue
+                if current["verified_on"] and (row["verified_on"] or "") < current["verified_on"]:
+                    row["verified_on"] = current["verified_on"]
+        return restamped
+
+    def carry_verification(self, obj, document):
+        working = vendor_document(obj)
+        for kind, model in VERIFIED_KINDS.items():
+            kept = {row["id"]: row for row in document[kind]}
+            for row in working[kind]:
+                other = kept.get(row["id"])
+                if other is None or _without_verification(other) != _without_verification(row):
+                    continue
+                if other["verified_on"] and (row["verified_on"] or "") < other["verified_on"]:
+                    model.objects.filter(pk=row["id"]).update(
+                        verified_on=dt.date.fromisoformat(other["verified_on"])
+                    )
+
+
+def refresh_totals():
+    """Recompute the stored totals of every version after the active axes changed.
+
+    Totals are derived data (the sum over the active axes); they live on the versions so
+    that lists sort on an index. One UPDATE, however many versions.
+    """
+    from django.db.models import OuterRef, Subquery, Sum
+
+    active_sum = (
+        VersionScore.objects.filter(version=OuterRef("pk"), axis__is_active=True)
+        .order_by()
+        .values("version")
+        .annotate(total=Sum("value"))
+        .values("total")
+    )
+    return VendorVersion.objects.update(total=Subquery(active_sum))
