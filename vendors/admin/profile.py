@@ -14,8 +14,8 @@ from ..models import (
     Score,
     Vendor,
 )
-from .editing import CitedInline, FillsPositions, PositionedInlineForm
 from ..services import mark_verified
+from .editing import CitedInline, FillsPositions, PositionedInlineForm
 from .staleness import MARK_VERIFIED_LABEL, plural
 
 
