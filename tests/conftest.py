@@ -19,3 +19,9 @@ def media_root(settings, tmp_path):
     """Uploads in a test never land in the real media folder."""
     settings.MEDIA_ROOT = tmp_path / "media"
     return settings.MEDIA_ROOT
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hasher(settings):
+    """PBKDF2 is slow on purpose; tests log in often and need no protection from guessing."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -7,6 +7,7 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from comparisons.models import Assessment, Comparison, ComparisonVendor, Criterion
+from editorial import services
 from vendors.models import FAQ, Attribute, Axis, Event, Fact, Lane, Score, Source, Vendor
 
 _seq = itertools.count(1)
@@ -48,7 +49,20 @@ def make_source(**fields):
     return Source.objects.create(**fields)
 
 
-def make_vendor(*, published=True, **fields):
+def publish(item, *, at=None, user=None, note=""):
+    """Publish the working copy of a vendor or comparison as it stands (editorial.services.publish).
+
+    ``at`` defaults to a day ago for a first version, so that it is live at once; a later
+    publish defaults to now. Returns the new published version.
+    """
+    if at is None and not item.versions.exists():
+        at = timezone.now() - dt.timedelta(days=1)
+    return services.publish(obj=item, user=user, at=at, note=note)
+
+
+def make_vendor(*, published=True, published_at=None, **fields):
+    """A vendor; with ``published``, its first version is published at once (before any fact is
+    added: call ``publish(vendor)`` again once its rows are in place)."""
     n = _n()
     fields.setdefault("name", f"Vendor {n}")
     fields.setdefault("slug", f"vendor-{n}")
@@ -56,10 +70,10 @@ def make_vendor(*, published=True, **fields):
     if "lane" not in fields:
         fields["lane"] = make_lane()
     fields.setdefault("summary", f"Summary of vendor {n}.")
+    vendor = Vendor.objects.create(**fields)
     if published:
-        fields.setdefault("status", Vendor.Status.PUBLISHED)
-        fields.setdefault("published_at", timezone.now() - dt.timedelta(days=1))
-    return Vendor.objects.create(**fields)
+        publish(vendor, at=published_at)
+    return vendor
 
 
 def make_fact(*, vendor, attribute=None, sources=(), **fields):
@@ -100,18 +114,18 @@ def make_superuser(**fields):
     )
 
 
-def make_comparison(*, vendors=(), published=True, **fields):
-    """A comparison with ``vendors`` as its columns, in the order given."""
+def make_comparison(*, vendors=(), published=True, published_at=None, **fields):
+    """A comparison with ``vendors`` as its columns, in the order given; with ``published``,
+    published with them (call ``publish(comparison)`` again after adding criteria or FAQs)."""
     n = _n()
     fields.setdefault("title", f"Comparison {n}")
     fields.setdefault("slug", f"comparison-{n}")
     fields.setdefault("summary", f"Summary of comparison {n}.")
-    if published:
-        fields.setdefault("status", Comparison.Status.PUBLISHED)
-        fields.setdefault("published_at", timezone.now() - dt.timedelta(days=1))
     comparison = Comparison.objects.create(**fields)
     for position, vendor in enumerate(vendors, start=1):
         ComparisonVendor.objects.create(comparison=comparison, vendor=vendor, position=position)
+    if published:
+        publish(comparison, at=published_at)
     return comparison
 
 
