@@ -25,3 +25,11 @@ def media_root(settings, tmp_path):
 def fast_password_hasher(settings):
     """PBKDF2 is slow on purpose; tests log in often and need no protection from guessing."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def visitor():
+    """An anonymous browser of its own (``client`` and ``admin_client`` are one and the same)."""
+    from django.test import Client
+
+    return Client()
