@@ -67,3 +67,16 @@ def post_vendor_page(client, vendor, *, edit=None, **fields):
     for prefix, found in rows.items():
         data.update(inline_rows(prefix, found, initial[prefix]))
     return client.post(change_url(vendor), data)
+
+
+def comparison_change_url(comparison):
+    return f"/admin/comparisons/comparison/{comparison.pk}/change/"
+
+
+def comparison_form(comparison, **overrides):
+    """The comparison change form's own fields, as saved unless overridden."""
+    data = {name: getattr(comparison, name) or "" for name in ["title", "slug", "summary", "intro", "verdict"]}
+    data["verified_on"] = comparison.verified_on.isoformat() if comparison.verified_on else ""
+    data["sources"] = [source.pk for source in comparison.sources.all()]
+    data["opened_revision"] = latest_version_id(comparison)
+    return data | overrides

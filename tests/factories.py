@@ -165,3 +165,166 @@ def role_group(name):
         migration = importlib.import_module("vendors.migrations.0004_editor_and_publisher_groups")
         migration.build_groups(Group, Permission)
     return Group.objects.get(name=name)
+
+
+# --- The admin's change forms, as a browser sends them back (tests/vendors) -----------------
+# They build POST data only; nothing is saved until the test posts it.
+
+
+def admin_change_url(obj):
+    opts = obj._meta
+    return f"/admin/{opts.app_label}/{opts.model_name}/{obj.pk}/change/"
+
+
+def admin_inline_rows(prefix, rows, initial=0):
+    """A formset's management form plus its rows as ``prefix-i-field`` keys."""
+    data = {
+        f"{prefix}-TOTAL_FORMS": str(len(rows)),
+        f"{prefix}-INITIAL_FORMS": str(initial),
+        f"{prefix}-MIN_NUM_FORMS": "0",
+        f"{prefix}-MAX_NUM_FORMS": "1000",
+    }
+    for i, row in enumerate(rows):
+        data.update({f"{prefix}-{i}-{key}": value for key, value in row.items()})
+    return data
+
+
+def admin_rows_on_page(response):
+    """Every inline row of a change page as rendered, i.e. what the browser sends back unchanged:
+    ({prefix: [row, ...]}, {prefix: initial form count})."""
+    from django import forms
+
+    def sent(field, value):  # an empty multi-select sends nothing; an empty input sends ""
+        if value is None:
+            return [] if isinstance(field, forms.ModelMultipleChoiceField) else ""
+        return value
+
+    rows, initial = {}, {}
+    for inline in response.context["inline_admin_formsets"]:
+        formset = inline.formset
+        initial[formset.prefix] = formset.initial_form_count()
+        rows[formset.prefix] = [
+            {name: sent(field, form[name].value()) for name, field in form.fields.items()}
+            for form in formset.forms
+        ]
+    return rows, initial
+
+
+VENDOR_ADMIN_INLINES = ["facts", "events", "scores", "faqs"]
+VENDOR_ADMIN_TEXT = ["name", "slug", "company", "summary", "what_it_is", "best_for", "watch_out", "verdict",
+                     "alternative_blurb"]  # fmt: skip
+
+
+def vendor_admin_post(vendor, *, rows=None, initial=None, **overrides):
+    """The vendor change form as its page posts it back: the vendor's own fields as saved
+    (unless overridden), the revision the page was opened at, and the four inline formsets
+    (``rows`` and ``initial`` as admin_rows_on_page returns them; empty when not given)."""
+    from editorial.revisions import latest_version_id
+
+    rows, initial = rows or {}, initial or {}
+    data = {name: getattr(vendor, name) or "" for name in VENDOR_ADMIN_TEXT}
+    data |= {"lane": vendor.lane_id, "opened_revision": latest_version_id(vendor)}
+    for prefix in VENDOR_ADMIN_INLINES:
+        data.update(admin_inline_rows(prefix, rows.get(prefix, []), initial.get(prefix, 0)))
+    return data | overrides
+
+
+# --- Many published vendors at once, for data-size tests (tests/vendors/test_views.py) --------
+
+
+def make_published_vendors(count, *, lanes, axes=(), attribute=None):
+    """``count`` live vendors written in bulk, spread over ``lanes``: each with one verified
+    fact (under ``attribute``) and a score on every axis in ``axes``, and a first published
+    version live since a day ago, as make_vendor then publish would leave them, in a
+    handful of queries per hundred vendors instead of some forty per vendor.
+
+    The version's document and columns come from the app's own publication (vendors/
+    publishing.py), from the rows written here; no revision is recorded.
+    """
+    from editorial.registry import publication_for
+    from vendors.models import VendorVersion, VersionScore
+
+    publication = publication_for(Vendor)
+    attribute = attribute or make_attribute()
+    axes = list(axes)
+    numbers = [_n() for _ in range(count)]
+    vendors = Vendor.objects.bulk_create(
+        Vendor(
+            name=f"Bulk vendor {n}",
+            slug=f"bulk-vendor-{n}",
+            company=f"Company {n}",
+            lane=lanes[i % len(lanes)],
+            summary=f"Summary of vendor {n}.",
+            has_unpublished_changes=False,
+        )
+        for i, n in enumerate(numbers)
+    )
+    facts = Fact.objects.bulk_create(
+        Fact(vendor=vendor, attribute=attribute, value="A value", verified_on=dt.date(2026, 11, 1))
+        for vendor in vendors
+    )
+    scores = Score.objects.bulk_create(
+        Score(vendor=vendor, axis=axis, value=1 + (i + j) % 5)
+        for i, vendor in enumerate(vendors)
+        for j, axis in enumerate(axes)
+    )
+    scores_of = {}
+    for score in scores:
+        scores_of.setdefault(score.vendor_id, []).append(score)
+    published_at = timezone.now() - dt.timedelta(days=1)
+    versions = []
+    for vendor, fact in zip(vendors, facts, strict=True):
+        lane = vendor.lane
+        document = {
+            "vendor": {
+                "id": vendor.pk,
+                "name": vendor.name,
+                "slug": vendor.slug,
+                "company": vendor.company,
+                "lane": {"id": lane.pk, "name": lane.name, "slug": lane.slug},
+                "logo": "",
+                "summary": vendor.summary,
+                "what_it_is": "",
+                "best_for": "",
+                "watch_out": "",
+                "verdict": "",
+                "alternative_blurb": "",
+            },
+            "facts": [
+                {
+                    "id": fact.pk,
+                    "attribute": {"id": attribute.pk, "name": attribute.name, "position": attribute.position},
+                    "value": fact.value,
+                    "vendor_stated": False,
+                    "verified_on": fact.verified_on.isoformat(),
+                    "sources": [],
+                }
+            ],
+            "events": [],
+            "scores": [
+                {
+                    "id": score.pk,
+                    "axis": {"id": score.axis.pk, "name": score.axis.name},
+                    "value": score.value,
+                    "reason": "",
+                    "verified_on": None,
+                    "sources": [],
+                }
+                for score in scores_of.get(vendor.pk, [])
+            ],
+            "faqs": [],
+            "sources": {},
+        }
+        versions.append(
+            VendorVersion(
+                item=vendor, number=1, published_at=published_at, document=document,
+                **publication.columns(document),
+            )  # fmt: skip
+        )
+    versions = VendorVersion.objects.bulk_create(versions)
+    VersionScore.objects.bulk_create(
+        VersionScore(version=version, axis_id=score["axis"]["id"], value=score["value"])
+        for version in versions
+        for score in version.document["scores"]
+    )
+    return vendors

@@ -8,12 +8,24 @@ from django.db import connection
 from django.test import Client
 
 from comparisons.models import Comparison
-from editorial.workflow import latest_version_id
+from editorial.revisions import latest_version_id
 from tests import factories as f
-from tests.comparisons.test_admin import same_comparison
-from tests.editorial.test_workflow import post_page, user_in
-from tests.vendors.test_admin import change_url, inline_rows, rows_on_page, same_vendor
+from tests.admin_forms import (
+    change_url,
+    comparison_change_url,
+    comparison_form,
+    inline_rows,
+    post_vendor_page,
+    rows_on_page,
+    vendor_form,
+)
 from vendors.models import Vendor
+
+
+def user_in(group, django_user_model, name):
+    user = django_user_model.objects.create_user(name, password="pw", is_staff=True)
+    user.groups.add(f.role_group(group))
+    return user
 
 postgres_only = pytest.mark.skipif(
     connection.vendor != "postgresql", reason="row locks need PostgreSQL (CI runs this on it)"
@@ -26,16 +38,14 @@ def test_two_concurrent_saves_of_one_vendor_keep_exactly_one(django_user_model):
     vendor = f.make_vendor(summary="Original")
     post_page_client = Client()
     post_page_client.force_login(f.make_superuser())
-    post_page(post_page_client, vendor)  # a first revision, as after any admin save
+    post_vendor_page(post_page_client, vendor)  # a first revision, as after any admin save
 
     forms = []
     for name in ("alice", "bob"):
         client = Client()
         client.force_login(user_in("Editor", django_user_model, name))
         rows, initial = rows_on_page(client.get(change_url(vendor)))
-        data = same_vendor(vendor, summary=f"{name}'s summary")
-        for key in ("status", "published_at_0", "published_at_1"):
-            data.pop(key, None)
+        data = vendor_form(vendor, summary=f"{name}'s summary")
         for prefix, found in rows.items():
             data.update(inline_rows(prefix, found, initial[prefix]))
         forms.append((client, data))
@@ -69,16 +79,16 @@ def test_two_concurrent_saves_of_one_vendor_keep_exactly_one(django_user_model):
 
 
 @pytest.mark.django_db
-def test_a_stale_comparison_form_is_refused(client, admin_client):
+def test_a_comparison_form_opened_before_two_saves_is_refused(admin_client):
     comparison = f.make_comparison(vendors=[f.make_vendor(), f.make_vendor()], intro="Old intro")
     opened = latest_version_id(comparison)
 
     def submit(c, **fields):
-        rows, initial = rows_on_page(c.get(f"/admin/comparisons/comparison/{comparison.pk}/change/"))
-        data = same_comparison(comparison, **fields)
+        rows, initial = rows_on_page(c.get(comparison_change_url(comparison)))
+        data = comparison_form(comparison, **fields)
         for prefix, found in rows.items():
             data.update(inline_rows(prefix, found, initial[prefix]))
-        return c.post(f"/admin/comparisons/comparison/{comparison.pk}/change/", data)
+        return c.post(comparison_change_url(comparison), data)
 
     assert submit(admin_client, intro="First save").status_code == 302
     assert submit(admin_client, intro="Second save").status_code == 302

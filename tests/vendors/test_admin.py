@@ -4,52 +4,37 @@ import datetime as dt
 import io
 
 import pytest
-from django import forms
 from django.apps import apps
 from django.contrib import admin
 from django.contrib.auth.models import Group
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db.models import ProtectedError
+from django.test import Client
 from django.urls import reverse
-from django.utils import timezone
 from PIL import Image, PngImagePlugin
 
-from editorial.workflow import latest_version_id
+from editorial import services
 from tests import factories as f
+from tests.factories import admin_change_url as change_url
+from tests.factories import admin_inline_rows as inline_rows
+from tests.factories import admin_rows_on_page as rows_on_page
 from vendors.models import Axis, Event, Source, Vendor
 
-INLINES = ["facts", "events", "scores", "faqs"]
+INLINES = f.VENDOR_ADMIN_INLINES
 ADD_URL = "/admin/vendors/vendor/add/"
-
-
-def change_url(vendor):
-    return f"/admin/vendors/vendor/{vendor.pk}/change/"
 
 
 # --- building POST payloads ------------------------------------------------------------
 
 
-BLANK = ["summary", "what_it_is", "best_for", "watch_out", "verdict", "alternative_blurb", "verified_on"]
+BLANK = ["summary", "what_it_is", "best_for", "watch_out", "verdict", "alternative_blurb"]
 
 
 def vendor_fields(lane, **overrides):
-    """The vendor's own fields as the add form submits them: blank text, split publish time."""
-    data = {"name": "AWS Trainium", "slug": "aws-trainium", "company": "Amazon Web Services"}
-    data |= {"lane": lane.pk, "status": Vendor.Status.DRAFT, "published_at_0": "", "published_at_1": ""}
+    """The vendor's own fields as the add form submits them: blank text. The form has no
+    publishing fields: publishing is a workflow step of its own."""
+    data = {"name": "AWS Trainium", "slug": "aws-trainium", "company": "Amazon Web Services", "lane": lane.pk}
     return {**data, **dict.fromkeys(BLANK, ""), **overrides}
-
-
-def inline_rows(prefix, rows, initial=0):
-    """A formset's management form plus its rows as ``prefix-i-field`` keys."""
-    data = {
-        f"{prefix}-TOTAL_FORMS": str(len(rows)),
-        f"{prefix}-INITIAL_FORMS": str(initial),
-        f"{prefix}-MIN_NUM_FORMS": "0",
-        f"{prefix}-MAX_NUM_FORMS": "1000",
-    }
-    for i, row in enumerate(rows):
-        data.update({f"{prefix}-{i}-{key}": value for key, value in row.items()})
-    return data
 
 
 def vendor_post(lane, *, inlines=None, initial=None, **fields):
@@ -66,14 +51,9 @@ def row(sources=(), **fields):
     return {**fields, "sources": pks(sources)}
 
 
-def same_vendor(vendor, **overrides):
-    """The change form's own fields for an existing vendor, as saved unless overridden."""
-    kept = {name: getattr(vendor, name) or "" for name in ["name", "slug", "company", "status", *BLANK]}
-    kept["opened_revision"] = latest_version_id(vendor)  # as the page just opened carries it
-    if vendor.published_at:
-        when = timezone.localtime(vendor.published_at)
-        kept |= {"published_at_0": f"{when:%Y-%m-%d}", "published_at_1": f"{when:%H:%M:%S}"}
-    return vendor_post(vendor.lane, **(kept | overrides))
+def same_vendor(vendor, *, inlines=None, initial=None, **overrides):
+    """The whole change form of an existing vendor, as saved unless overridden."""
+    return f.vendor_admin_post(vendor, rows=inlines, initial=initial, **overrides)
 
 
 def pks(objects):
@@ -151,7 +131,7 @@ def test_vendor_add_page_offers_the_four_inlines_with_a_score_row_per_active_axi
 
 
 @pytest.mark.django_db
-def test_a_full_profile_posted_through_the_admin_is_saved_intact(admin_client):
+def test_a_full_profile_posted_through_the_admin_is_saved_intact_as_a_draft(admin_client):
     lane, memory = f.make_lane(), f.make_attribute(name="Memory")
     axes = [f.make_axis(), f.make_axis()]
     f.make_axis(is_active=False)
@@ -167,7 +147,7 @@ def test_a_full_profile_posted_through_the_admin_is_saved_intact(admin_client):
         row(question="Does it run PyTorch?", answer="Through the Neuron SDK.", position=""),
     ]
     inlines = {"facts": facts, "events": events, "scores": scores, "faqs": faqs}
-    data = vendor_post(lane, inlines=inlines, status="published", summary="**Custom** silicon.")
+    data = vendor_post(lane, inlines=inlines, summary="**Custom** silicon.")
 
     response = admin_client.post(ADD_URL, data)
 
@@ -175,8 +155,9 @@ def test_a_full_profile_posted_through_the_admin_is_saved_intact(admin_client):
     vendor = Vendor.objects.get(slug="aws-trainium")
     assert (vendor.name, vendor.company, vendor.lane) == ("AWS Trainium", "Amazon Web Services", lane)
     assert vendor.summary == "**Custom** silicon."
-    assert vendor.status == "published" and vendor.published_at is not None
-    assert vendor in Vendor.objects.published()
+    # Saving writes the working copy only: nothing is published until a publisher says so.
+    assert services.state(vendor) == "Draft" and not vendor.versions.exists()
+    assert Client().get("/vendors/aws-trainium/").status_code == 404
 
     saved_facts = list(vendor.facts.all())
     assert [(x.attribute, x.value, x.vendor_stated) for x in saved_facts] == [
@@ -208,27 +189,8 @@ def test_an_event_with_month_precision_accepts_any_day_and_stores_the_first(admi
     assert Event.objects.get().date == dt.date(2025, 12, 1)
 
 
-def rows_on_page(response):
-    """Every inline row as the change page renders it, i.e. what the browser sends back unchanged."""
-
-    def sent(field, value):  # an empty multi-select sends nothing; an empty input sends ""
-        if value is None:
-            return [] if isinstance(field, forms.ModelMultipleChoiceField) else ""
-        return value
-
-    rows, initial = {}, {}
-    for inline in response.context["inline_admin_formsets"]:
-        formset = inline.formset
-        initial[formset.prefix] = formset.initial_form_count()
-        rows[formset.prefix] = [
-            {name: sent(field, form[name].value()) for name, field in form.fields.items()}
-            for form in formset.forms
-        ]
-    return rows, initial
-
-
 @pytest.mark.django_db
-def test_editing_a_vendor_keeps_its_rows_and_changes_one_fact(admin_client):
+def test_editing_a_vendor_keeps_its_rows_and_changes_one_fact_in_the_working_copy(admin_client):
     vendor, memory = f.make_vendor(), f.make_attribute()
     scored, unscored = f.make_axis(), f.make_axis()
     s1, s2 = f.make_source(), f.make_source()
@@ -237,6 +199,7 @@ def test_editing_a_vendor_keeps_its_rows_and_changes_one_fact(admin_client):
     f.make_event(vendor=vendor, sources=[s1])
     f.make_score(vendor=vendor, axis=scored, value=4, sources=[s2])
     f.make_faq(vendor=vendor, sources=[s1, s2])
+    live = f.publish(vendor)
 
     rows, initial = rows_on_page(admin_client.get(change_url(vendor)))
     assert initial == {"facts": 2, "events": 1, "scores": 1, "faqs": 1}
@@ -248,8 +211,7 @@ def test_editing_a_vendor_keeps_its_rows_and_changes_one_fact(admin_client):
 
     assert response.status_code == 302, response.context and response.context["errors"]
     edited = Vendor.objects.get(pk=vendor.pk)
-    assert (edited.summary, edited.status) == (vendor.summary, "published")
-    assert edited.published_at == vendor.published_at.replace(microsecond=0)
+    assert edited.summary == vendor.summary
     facts = list(vendor.facts.all())
     assert [(x.value, x.position) for x in facts] == [("96 GB", 1), ("192 GB", 2), ("HBM4 later", 3)]
     assert pks(facts[:2]) == [first.pk, second.pk]
@@ -257,6 +219,11 @@ def test_editing_a_vendor_keeps_its_rows_and_changes_one_fact(admin_client):
     assert (vendor.events.count(), vendor.faqs.count()) == (1, 1)
     assert pks(vendor.faqs.get().sources.all()) == [s1.pk, s2.pk]
     assert [(x.axis, x.value) for x in vendor.scores.all()] == [(scored, 4)]
+    # Visitors still read the version published before the edit.
+    assert services.live_version(edited) == live
+    assert services.state(edited) == "Live + unpublished changes"
+    page = Client().get(vendor.get_absolute_url()).content.decode()
+    assert "144 GB" in page and "192 GB" not in page and "HBM4 later" not in page
 
 
 @pytest.mark.django_db
