@@ -5,7 +5,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.test_visitor_journey import SCREENSHOTS, STYLESHEET, png_size
+from tests.e2e.shots import SCREENSHOTS, STYLESHEET, png_size
 from vendors.demo import load_demo
 from vendors.models import Vendor
 

@@ -1,35 +1,22 @@
 """A visitor's journey through the public pages, in a real Chromium against the live server."""
 
 import re
-import struct
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
+from tests.e2e.shots import SCREENSHOTS, STYLESHEET, png_size
 from vendors import selectors
 from vendors.demo import load_demo
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-SCREENSHOTS = REPO_ROOT / "docs" / "screenshots"
-STYLESHEET = "/static/css/site.css"
-PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
-
-
-def png_size(path):
-    """(width, height) from a PNG's IHDR chunk."""
-    data = path.read_bytes()[:24]
-    assert data[:8] == PNG_SIGNATURE, f"{path} is not a PNG"
-    return struct.unpack(">II", data[16:24])
-
 
 def first_cited_source_title(slug):
-    """The title of the source behind the profile's first footnote, as the database has it."""
-    vendor = selectors.profile_queryset().get(slug=slug)
-    fact = next(fact for fact in vendor.ordered_facts if fact.cited)
-    return min(fact.cited, key=lambda source: source.pk).title
+    """The title of the source behind the profile's first footnote, as the live version has it."""
+    document = selectors.live_version(slug=slug).document
+    fact = next(fact for fact in document["facts"] if fact["sources"])
+    return document["sources"][str(min(fact["sources"]))]["title"]
 
 
 def rows(page):
