@@ -13,6 +13,7 @@ from ..models import (
     SiteSettings,
     Source,
 )
+from ..publishing import refresh_totals
 
 
 @admin.register(Lane)
@@ -49,6 +50,16 @@ class AxisAdmin(admin.ModelAdmin):
     list_filter = ["is_active"]
     search_fields = ["name", "slug", "description"]
     prepopulated_fields = {"slug": ["name"]}
+
+    # Totals are the sum over the active axes: turning an axis on or off changes every
+    # published total at once, so the stored totals the lists sort on follow.
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        refresh_totals()
+
+    def delete_model(self, request, obj):
+        super().delete_model(request, obj)
+        refresh_totals()
 
 
 @admin.register(Source)
