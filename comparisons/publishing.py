@@ -6,6 +6,7 @@ own live versions, so a vendor's published change shows on every comparison at o
 
 from django.db.models import Prefetch
 
+from editorial.diff import Kind
 from editorial.registry import Publication
 from vendors.models import Source
 from vendors.publishing import _cited, _iso
@@ -76,6 +77,12 @@ class ComparisonPublication(Publication):
     model = Comparison
     version_model = ComparisonVersion
     noun = "comparison"
+    diff_kinds = {
+        "comparisons.comparisonvendor": Kind("Vendor", "ref:vendor", "pick_if"),
+        "comparisons.criterion": Kind("Criterion", "name"),
+        "comparisons.assessment": Kind("Assessment", "ref:criterion", "mark"),
+        "comparisons.comparisonfaq": Kind("FAQ", "question"),
+    }
 
     def document(self, obj):
         return comparison_document(obj)

@@ -30,17 +30,15 @@ class Kind:
     main: str | None = None  # the field whose old -> new value leads the line
 
 
-KINDS = {
-    "vendors.fact": Kind("", "ref:attribute", "value"),
-    "vendors.event": Kind("Event", "date"),
-    "vendors.score": Kind("Score", "ref:axis", "value"),
-    "vendors.faq": Kind("FAQ", "question"),
-    "comparisons.comparisonvendor": Kind("Vendor", "ref:vendor", "pick_if"),
-    "comparisons.criterion": Kind("Criterion", "name"),
-    "comparisons.assessment": Kind("Assessment", "ref:criterion", "mark"),
-    "comparisons.comparisonfaq": Kind("FAQ", "question"),
-}
+# How each kind of child row reads, by model label; each app adds its own through its
+# Publication's ``diff_kinds`` (see registry.register).
+KINDS = {}
 CITATION_SUFFIX = "citation"
+
+
+def describe_rows_as(kinds):
+    """Add {model label: Kind} for an app's child rows."""
+    KINDS.update(kinds)
 
 
 def version_chain(obj, *, after=0):

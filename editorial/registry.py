@@ -13,6 +13,7 @@ class Publication:
     model = None  # the working copy, e.g. Vendor
     version_model = None  # its PublishedVersion, e.g. VendorVersion
     noun = "item"
+    diff_kinds = {}  # {model label: editorial.diff.Kind}: how its child rows read in a diff
 
     def document(self, obj):
         """The whole page as visitors would read it now, as JSON-ready data."""
@@ -38,7 +39,10 @@ class Publication:
 
 
 def register(publication):
+    from .diff import describe_rows_as
+
     _publications[publication.model._meta.label_lower] = publication
+    describe_rows_as(publication.diff_kinds)
     return publication
 
 

@@ -11,6 +11,7 @@ import datetime as dt
 
 from django.db.models import Prefetch
 
+from editorial.diff import Kind
 from editorial.registry import Publication
 
 from .models import FAQ, Axis, Event, Fact, Score, Source, Vendor, VendorVersion, VersionScore, score_total
@@ -138,6 +139,12 @@ class VendorPublication(Publication):
     model = Vendor
     version_model = VendorVersion
     noun = "vendor"
+    diff_kinds = {
+        "vendors.fact": Kind("", "ref:attribute", "value"),
+        "vendors.event": Kind("Event", "date"),
+        "vendors.score": Kind("Score", "ref:axis", "value"),
+        "vendors.faq": Kind("FAQ", "question"),
+    }
 
     def document(self, obj):
         return vendor_document(obj)
