@@ -75,7 +75,9 @@ def comparison_change_url(comparison):
 
 def comparison_form(comparison, **overrides):
     """The comparison change form's own fields, as saved unless overridden."""
-    data = {name: getattr(comparison, name) or "" for name in ["title", "slug", "summary", "intro", "verdict"]}
+    data = {
+        name: getattr(comparison, name) or "" for name in ["title", "slug", "summary", "intro", "verdict"]
+    }
     data["verified_on"] = comparison.verified_on.isoformat() if comparison.verified_on else ""
     data["sources"] = [source.pk for source in comparison.sources.all()]
     data["opened_revision"] = latest_version_id(comparison)

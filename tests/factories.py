@@ -317,9 +317,12 @@ def make_published_vendors(count, *, lanes, axes=(), attribute=None):
         }
         versions.append(
             VendorVersion(
-                item=vendor, number=1, published_at=published_at, document=document,
+                item=vendor,
+                number=1,
+                published_at=published_at,
+                document=document,
                 **publication.columns(document),
-            )  # fmt: skip
+            )
         )
     versions = VendorVersion.objects.bulk_create(versions)
     VersionScore.objects.bulk_create(

@@ -27,6 +27,7 @@ def user_in(group, django_user_model, name):
     user.groups.add(f.role_group(group))
     return user
 
+
 postgres_only = pytest.mark.skipif(
     connection.vendor != "postgresql", reason="row locks need PostgreSQL (CI runs this on it)"
 )

@@ -128,7 +128,9 @@ def test_scheduled_changes_go_live_at_their_time(admin_client, visitor, live_tra
 
 def test_a_schedule_in_the_past_is_refused_with_a_message(admin_client, live_trainium):
     post_vendor_page(admin_client, live_trainium, edit=set_memory("288 GB HBM3e"))
-    response = admin_client.post(workflow_url(live_trainium, "schedule"), {"at": "2020-01-01T09:00"}, follow=True)
+    response = admin_client.post(
+        workflow_url(live_trainium, "schedule"), {"at": "2020-01-01T09:00"}, follow=True
+    )
     assert "Pick a time still to come" in response.content.decode()
     assert not VendorVersion.objects.filter(item=live_trainium).pending().exists()
 
@@ -142,7 +144,9 @@ def test_cancelling_a_schedule_keeps_the_changes_in_the_working_copy(admin_clien
     assert Fact.objects.get(vendor=live_trainium).value == "288 GB HBM3e"
 
 
-def test_revert_of_a_live_profile_keeps_it_live_and_loads_the_old_values(admin_client, visitor, live_trainium):
+def test_revert_of_a_live_profile_keeps_it_live_and_loads_the_old_values(
+    admin_client, visitor, live_trainium
+):
     client = visitor
     first = Version.objects.get_for_object(live_trainium).order_by("pk").last()  # the published one
     post_vendor_page(admin_client, live_trainium, edit=set_memory("288 GB HBM3e"))
@@ -241,10 +245,14 @@ class TestStates:
         f.publish(vendor, at=when)
         response = admin_client.get(vendor.get_absolute_url())
         assert response.status_code == 200
-        assert f"Preview: Scheduled for {timezone.localtime(when):%-d %b %Y %H:%M}." in response.content.decode()
+        assert (
+            f"Preview: Scheduled for {timezone.localtime(when):%-d %b %Y %H:%M}." in response.content.decode()
+        )
         assert "private" in response["Cache-Control"] and "no-store" in response["Cache-Control"]
 
-    def test_preview_of_unpublished_changes_shows_the_working_copy(self, admin_client, visitor, live_trainium):
+    def test_preview_of_unpublished_changes_shows_the_working_copy(
+        self, admin_client, visitor, live_trainium
+    ):
         client = visitor
         post_vendor_page(admin_client, live_trainium, edit=set_memory("288 GB HBM3e"))
         preview = admin_client.get("/vendors/aws-trainium/")
