@@ -15,6 +15,7 @@ the admin's buttons and actions only call these. The rules:
 """
 
 from django.db import transaction
+from django.db.models import OuterRef, Subquery
 from django.template.defaultfilters import date as format_date
 from django.utils import timezone
 from reversion.models import Version
@@ -241,28 +242,25 @@ def refresh_verification(*, obj, user):
     return version
 
 
-def state(obj, *, live_since=None, pending_at=None, now=None):
+def state(obj, *, now=None):
     """The one status tag of an item, as every admin list and page says it.
 
-    ``live_since`` and ``pending_at`` may come annotated on a list's rows (see
-    ``with_state``); otherwise they are looked up.
+    A list's rows come annotated with ``live_since`` and ``pending_at`` (see ``with_state``);
+    otherwise they are looked up.
     """
-    now = now or timezone.now()
-    if live_since is None and pending_at is None and not hasattr(obj, "live_since"):
-        live = live_version(obj, at=now)
-        pending = pending_version(obj, at=now)
+    if hasattr(obj, "live_since"):
+        live_since, pending_at = obj.live_since, obj.pending_at
+    else:
+        now = now or timezone.now()
+        live, pending = live_version(obj, at=now), pending_version(obj, at=now)
         live_since = live.published_at if live else None
         pending_at = pending.published_at if pending else None
-    elif hasattr(obj, "live_since"):
-        live_since, pending_at = obj.live_since, obj.pending_at
     if obj.review_requested_at and obj.has_unpublished_changes:
         return "Waiting for review"
     if pending_at is not None:
-        return (
-            f"Live + changes scheduled for {when(pending_at)}"
-            if live_since
-            else f"Scheduled for {when(pending_at)}"
-        )
+        if live_since is not None:
+            return f"Live + changes scheduled for {when(pending_at)}"
+        return f"Scheduled for {when(pending_at)}"
     if live_since is None:
         return "Draft"
     return "Live + unpublished changes" if obj.has_unpublished_changes else "Live"
@@ -270,8 +268,6 @@ def state(obj, *, live_since=None, pending_at=None, now=None):
 
 def with_state(queryset):
     """Annotate each item with ``live_since`` and ``pending_at`` in the list's own query."""
-    from django.db.models import OuterRef, Subquery
-
     version_model = publication_for(queryset.model).version_model
     now = timezone.now()
     mine = version_model.objects.filter(item=OuterRef("pk"))
