@@ -9,7 +9,6 @@ from django.contrib import admin
 from django.contrib.auth.models import Group
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db.models import ProtectedError
-from django.test import Client
 from django.urls import reverse
 from PIL import Image, PngImagePlugin
 
@@ -131,7 +130,7 @@ def test_vendor_add_page_offers_the_four_inlines_with_a_score_row_per_active_axi
 
 
 @pytest.mark.django_db
-def test_a_full_profile_posted_through_the_admin_is_saved_intact_as_a_draft(admin_client):
+def test_a_full_profile_posted_through_the_admin_is_saved_intact_as_a_draft(admin_client, visitor):
     lane, memory = f.make_lane(), f.make_attribute(name="Memory")
     axes = [f.make_axis(), f.make_axis()]
     f.make_axis(is_active=False)
@@ -157,7 +156,7 @@ def test_a_full_profile_posted_through_the_admin_is_saved_intact_as_a_draft(admi
     assert vendor.summary == "**Custom** silicon."
     # Saving writes the working copy only: nothing is published until a publisher says so.
     assert services.state(vendor) == "Draft" and not vendor.versions.exists()
-    assert Client().get("/vendors/aws-trainium/").status_code == 404
+    assert visitor.get("/vendors/aws-trainium/").status_code == 404
 
     saved_facts = list(vendor.facts.all())
     assert [(x.attribute, x.value, x.vendor_stated) for x in saved_facts] == [
@@ -190,7 +189,7 @@ def test_an_event_with_month_precision_accepts_any_day_and_stores_the_first(admi
 
 
 @pytest.mark.django_db
-def test_editing_a_vendor_keeps_its_rows_and_changes_one_fact_in_the_working_copy(admin_client):
+def test_editing_a_vendor_keeps_its_rows_and_changes_one_fact_in_the_working_copy(admin_client, visitor):
     vendor, memory = f.make_vendor(), f.make_attribute()
     scored, unscored = f.make_axis(), f.make_axis()
     s1, s2 = f.make_source(), f.make_source()
@@ -222,7 +221,7 @@ def test_editing_a_vendor_keeps_its_rows_and_changes_one_fact_in_the_working_cop
     # Visitors still read the version published before the edit.
     assert services.live_version(edited) == live
     assert services.state(edited) == "Live + unpublished changes"
-    page = Client().get(vendor.get_absolute_url()).content.decode()
+    page = visitor.get(vendor.get_absolute_url()).content.decode()
     assert "144 GB" in page and "192 GB" not in page and "HBM4 later" not in page
 
 

@@ -12,9 +12,11 @@ from pathlib import Path
 
 import pytest
 from django.core.management import call_command
+from django.utils.html import strip_tags
 
+from editorial import services
 from vendors.demo import REFERENCE, VENDORS, load_demo
-from vendors.models import FAQ, Attribute, Event, Fact, Lane, Score, Source, Vendor
+from vendors.models import FAQ, Attribute, Event, Fact, Lane, Score, Source, Vendor, VendorVersion
 
 pytestmark = pytest.mark.django_db
 
@@ -69,8 +71,10 @@ def test_title_and_summary(trainium):
     assert trainium.name == "AWS Trainium"
     assert trainium.summary == PAGE["Title"][0]
     assert trainium.company == "Amazon Web Services"
-    assert trainium.status == Vendor.Status.PUBLISHED
-    assert Vendor.objects.published().filter(pk=trainium.pk).exists()
+    # Published as loaded: visitors read the same text, and nothing waits unpublished.
+    live = VendorVersion.objects.live().get(item=trainium)
+    assert (live.name, live.document["vendor"]["summary"]) == ("AWS Trainium", PAGE["Title"][0])
+    assert services.state(trainium) == "Live"
 
 
 def test_key_takeaways(trainium):
@@ -133,7 +137,15 @@ def test_faqs_in_order(trainium):
 
 
 def test_verified_date(trainium):
-    assert f"Facts verified {trainium.verified_on:%Y-%m-%d}." in PAGE["Sources"][0]
+    live = VendorVersion.objects.live().get(item=trainium)
+    assert (live.verified_on, live.unverified_facts, live.fact_count) == (dt.date(2026, 10, 31), 0, 8)
+    assert PAGE["Sources"][0].startswith(f"Facts verified {live.verified_on:%Y-%m-%d}.")
+
+
+def test_the_profile_words_the_verified_date_as_published(trainium, client):
+    html = client.get(trainium.get_absolute_url()).content.decode()
+    text = " ".join(strip_tags(html).split())  # as a browser lays it out: white space collapsed
+    assert PAGE["Sources"][0] in text
 
 
 def test_every_vendor_of_the_data_file_with_facts_events_and_sources():
@@ -161,13 +173,14 @@ def test_every_vendor_of_the_data_file_with_facts_events_and_sources():
 
 
 def test_loading_twice_changes_nothing():
+    models = (Vendor, VendorVersion, Lane, Attribute, Fact, Event, Score, FAQ, Source)
     load_demo()
-    counts = [m.objects.count() for m in (Vendor, Lane, Attribute, Fact, Event, Score, FAQ, Source)]
+    counts = [m.objects.count() for m in models]
     edited = Vendor.objects.get(slug="groq")
     edited.summary = "An editor's words"
     edited.save()
     call_command("load_demo", stdout=io.StringIO())
-    assert [m.objects.count() for m in (Vendor, Lane, Attribute, Fact, Event, Score, FAQ, Source)] == counts
+    assert [m.objects.count() for m in models] == counts
     assert Vendor.objects.get(slug="groq").summary == "An editor's words"
 
 
@@ -175,20 +188,39 @@ def test_dry_run_saves_nothing():
     report = load_demo(dry_run=True)
     assert report.created["vendors"] == 9
     assert not Vendor.objects.exists()
+    assert not VendorVersion.objects.exists()
     assert not Source.objects.exists()
 
 
-def test_each_demo_item_starts_its_history_with_the_loaded_state():
+def history(item):
+    from reversion.models import Version
+
+    return [v.revision.get_comment() for v in Version.objects.get_for_object(item).order_by("pk")]
+
+
+def test_each_demo_item_starts_its_history_with_the_loaded_state_then_its_first_publish():
     from reversion.models import Version
 
     from comparisons.models import Comparison
 
     load_demo()
-    for item in [*Vendor.objects.all(), *Comparison.objects.all()]:
-        (version,) = Version.objects.get_for_object(item)
-        assert version.revision.get_comment() == "Loaded from the demo data."
+    items = [*Vendor.objects.all(), *Comparison.objects.all()]
+    assert len(items) > 9  # the vendors and the comparisons
+    for item in items:
+        assert history(item) == ["Loaded from the demo data.", "Published."], item
+        (version,) = item.versions.all()
+        assert version.number == 1 and version.is_live, item
+        assert services.state(item) == "Live", item
     trainium = Vendor.objects.get(slug="aws-trainium")
-    revision = Version.objects.get_for_object(trainium).get().revision
-    assert revision.version_set.filter(content_type__model="fact").count() == 8
-    load_demo()  # again: no second revision
-    assert Version.objects.get_for_object(trainium).count() == 1
+    loaded = Version.objects.get_for_object(trainium).order_by("pk").first().revision
+    assert loaded.version_set.filter(content_type__model="fact").count() == 8
+    load_demo()  # again: no second revision, no second version
+    assert history(trainium) == ["Loaded from the demo data.", "Published."]
+    assert trainium.versions.count() == 1
+
+
+def test_a_demo_profile_change_log_starts_with_its_first_publish(client):
+    load_demo()
+    page = client.get("/vendors/aws-trainium/changes/").content.decode()
+    assert page.count("<li><h3>") == 1
+    assert "First published." in page

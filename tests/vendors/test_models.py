@@ -6,9 +6,11 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import ProtectedError
+from django.utils import timezone
 
-from tests.factories import make_axis, make_event, make_fact, make_score, make_source, make_vendor
-from vendors.models import Event, Score, Source, Vendor
+from editorial import services
+from tests.factories import make_axis, make_event, make_fact, make_score, make_source, make_vendor, publish
+from vendors.models import Event, Score, Source, Vendor, VendorVersion
 
 pytestmark = pytest.mark.django_db
 
@@ -67,9 +69,18 @@ def test_javascript_source_url_is_a_validation_error_for_editors():
     assert "url" in error.value.message_dict
 
 
-def test_published_vendor_needs_a_publish_time():
+def test_published_version_needs_a_publish_time():
+    vendor = make_vendor(published=False)
     with pytest.raises(IntegrityError), transaction.atomic():
-        make_vendor(published=False, status=Vendor.Status.PUBLISHED, published_at=None)
+        VendorVersion.objects.create(item=vendor, number=1, published_at=None, document={})
+    assert not VendorVersion.objects.exists()
+
+
+def test_a_version_number_is_used_once_per_vendor():
+    vendor = make_vendor()
+    with pytest.raises(IntegrityError), transaction.atomic():
+        VendorVersion.objects.create(item=vendor, number=1, published_at=timezone.now(), document={})
+    assert list(vendor.versions.values_list("number", flat=True)) == [1]
 
 
 def test_cited_source_cannot_be_deleted_and_says_what_cites_it():
@@ -117,10 +128,18 @@ def test_month_event_not_on_the_first_is_refused_by_the_database():
         )
 
 
-def test_published_queryset_hides_drafts_and_scheduled_vendors():
-    from django.utils import timezone
-
+def test_live_versions_leave_out_drafts_scheduled_unpublished_and_superseded_versions():
     live = make_vendor()
     make_vendor(published=False)
-    make_vendor(status=Vendor.Status.PUBLISHED, published_at=timezone.now() + dt.timedelta(hours=1))
-    assert list(Vendor.objects.published()) == [live]
+    scheduled = make_vendor(published=False)
+    publish(scheduled, at=timezone.now() + dt.timedelta(hours=1))
+    services.unpublish(obj=make_vendor(), user=None)
+    republished = make_vendor()
+    newest = publish(republished)
+
+    assert sorted(VendorVersion.objects.live().values_list("item", "number")) == [
+        (live.pk, 1),
+        (republished.pk, newest.number),
+    ]
+    assert newest.number == 2
+    assert list(VendorVersion.objects.pending().values_list("item", flat=True)) == [scheduled.pk]

@@ -1,5 +1,9 @@
 """Verification and staleness: who checked what and when, the admin's queue, and what visitors see.
 
+Visitors read a vendor's live published version: its facts reach the public page only once
+published (``f.publish``), and “Mark verified today” moves the live page's dates at once,
+without publishing any pending content change.
+
 “Today” is never frozen: dates are built relative to timezone.localdate(), the date the
 code under test reads.
 """
@@ -10,12 +14,12 @@ import re
 import pytest
 from django.contrib.auth.models import Permission
 from django.utils import timezone
+from django.utils.html import strip_tags
 from reversion.models import Version
 
-from editorial.workflow import latest_version_id
+from editorial import services
 from tests import factories as f
-from tests.vendors.test_admin import change_url, rows_on_page, same_vendor
-from vendors.models import Event, Fact, Score, Vendor
+from vendors.models import Event, Fact, Score
 
 pytestmark = pytest.mark.django_db
 
@@ -27,6 +31,10 @@ def days_ago(days):
     return timezone.localdate() - dt.timedelta(days=days)
 
 
+def ymd(day):
+    return f"{day:%Y-%m-%d}"
+
+
 def queue_rows(response):
     """The fact pks listed in the queue, in order (from the action checkboxes)."""
     return [int(pk) for pk in re.findall(r'name="_selected_action" value="(\d+)"', response.content.decode())]
@@ -34,6 +42,23 @@ def queue_rows(response):
 
 def run_action(client, url, action, objects):
     return client.post(url, {"action": action, "_selected_action": [obj.pk for obj in objects]}, follow=True)
+
+
+def page_text(response):
+    """The page's text as a browser lays it out: tags dropped, white space collapsed."""
+    assert response.status_code == 200
+    return " ".join(strip_tags(response.content.decode()).split())
+
+
+def rankings_verified(client, vendor):
+    """The text of ``vendor``'s “Verified” cell in the rankings (the row's last cell)."""
+    html = client.get("/").content.decode()
+    row = re.search(rf'id="pick-{vendor.slug}".*?</tr>', html, flags=re.S).group()
+    return " ".join(strip_tags(re.findall(r"<td>(.*?)</td>", row, flags=re.S)[-1]).split())
+
+
+def newest_revision(item):
+    return Version.objects.get_for_object(item).order_by("-pk").first().revision
 
 
 @pytest.fixture
@@ -256,35 +281,44 @@ class TestMarkVerifiedOnFacts:
     def test_records_a_revision_of_each_vendor_touched(self, admin_client, superuser):
         a, b = f.make_vendor(), f.make_vendor()
         facts = [f.make_fact(vendor=a, verified_on=None), f.make_fact(vendor=b, verified_on=None)]
+        before = {v.pk: Version.objects.get_for_object(v).count() for v in (a, b)}
 
         run_action(admin_client, QUEUE, "mark_verified_today", facts)
 
         for vendor in (a, b):
-            version = Version.objects.get_for_object(vendor).get()
-            assert version.revision.user == superuser
-            assert version.revision.comment == "Marked verified today."
+            assert Version.objects.get_for_object(vendor).count() == before[vendor.pk] + 1
+            revision = newest_revision(vendor)
+            assert revision.user == superuser
+            assert revision.comment == "Marked verified today."
             # One vendor per revision, so that each history shows only its own rows.
-            assert {
-                v.object_repr for v in version.revision.version_set.filter(content_type__model="vendor")
-            } == {vendor.name}
+            vendors_in_it = revision.version_set.filter(content_type__model="vendor")
+            assert {v.object_repr for v in vendors_in_it} == {vendor.name}
 
     def test_a_form_opened_before_is_refused_rather_than_saved_over_the_dates(self, admin_client, vendor):
         fact = f.make_fact(vendor=vendor, verified_on=None)
-        opened = latest_version_id(vendor)
+        rows, initial = f.admin_rows_on_page(admin_client.get(f.admin_change_url(vendor)))
+        opened_form = f.vendor_admin_post(vendor, rows=rows, initial=initial)  # carries today's revision
 
         run_action(admin_client, QUEUE, "mark_verified_today", [fact])
+        response = admin_client.post(f.admin_change_url(vendor), opened_form)
 
-        assert latest_version_id(vendor) != opened
+        assert response.status_code == 200
+        (error,) = response.context["adminform"].form.non_field_errors()
+        assert error.startswith("Someone else") and "your save was refused" in error
+        fact.refresh_from_db()
+        assert fact.verified_on == timezone.localdate()
 
 
 class TestMarkVerifiedOnVendors:
-    def test_marks_every_fact_event_and_score_and_the_page(self, admin_client, superuser):
+    def test_marks_every_fact_event_and_score_and_the_live_page(self, admin_client, superuser):
         vendor, untouched = f.make_vendor(), f.make_vendor()
         f.make_fact(vendor=vendor, verified_on=None)
         f.make_fact(vendor=vendor, verified_on=days_ago(10))
         f.make_event(vendor=vendor)
         f.make_score(vendor=vendor)
         f.make_fact(vendor=untouched, verified_on=None)
+        f.publish(vendor)
+        f.publish(untouched)
 
         response = run_action(admin_client, VENDORS, "mark_verified_today", [vendor])
 
@@ -295,16 +329,20 @@ class TestMarkVerifiedOnVendors:
             rows = model.objects.filter(vendor=vendor)
             assert rows.exists()
             assert set(rows.values_list("verified_on", "verified_by")) == {(today, superuser.pk)}
-        vendor.refresh_from_db()
-        assert vendor.verified_on == today
+        live = services.live_version(vendor)
+        assert (live.verified_on, live.unverified_facts, live.fact_count) == (today, 0, 2)
+        live_rows = [row for kind in ("facts", "events", "scores") for row in live.document[kind]]
+        assert {row["verified_on"] for row in live_rows} == {today.isoformat()}
         assert Fact.objects.get(vendor=untouched).verified_on is None
+        assert services.live_version(untouched).unverified_facts == 1
 
-    def test_keeps_publish_and_unpublish(self, admin_client, vendor):
+    def test_sits_beside_the_workflow_actions(self, admin_client, vendor):
         page = admin_client.get(VENDORS).content.decode()
 
-        for action in ("publish_now", "unpublish", "mark_verified_today"):
+        for action in ("publish_changes", "unpublish", "submit_for_review", "mark_verified_today"):
             assert f'value="{action}"' in page
         assert ">Mark verified today</option>" in page
+        assert 'value="publish_now"' not in page
 
     def test_records_one_revision_per_vendor(self, admin_client, superuser):
         vendors = [f.make_vendor(), f.make_vendor()]
@@ -313,21 +351,26 @@ class TestMarkVerifiedOnVendors:
 
         run_action(admin_client, VENDORS, "mark_verified_today", vendors)
 
-        revisions = {Version.objects.get_for_object(v).get().revision for v in vendors}
+        revisions = {newest_revision(v) for v in vendors}
         assert len(revisions) == 2
         for revision in revisions:
             assert revision.user == superuser and revision.comment == "Marked verified today."
             assert revision.version_set.filter(content_type__model="vendor").count() == 1
             assert revision.version_set.filter(content_type__model="fact").count() == 1
 
-    def test_an_editor_may_mark_a_vendor(self, client, vendor):
+    def test_an_editor_may_mark_a_vendor_and_its_live_date_moves(self, client, visitor, vendor):
         editor = f.make_staff_user(group="Editor")
         client.force_login(editor)
         f.make_score(vendor=vendor)
+        f.make_fact(vendor=vendor, verified_on=days_ago(200))
+        f.publish(vendor)
 
         run_action(client, VENDORS, "mark_verified_today", [vendor])
 
         assert Score.objects.get(vendor=vendor).verified_by == editor
+        # Verifying is not publishing: it needs no publisher, and visitors see the date at once.
+        page = page_text(visitor.get(vendor.get_absolute_url()))
+        assert f"Facts verified {ymd(timezone.localdate())}" in page
 
 
 class TestVerifiedByOnTheChangeForm:
@@ -337,7 +380,7 @@ class TestVerifiedByOnTheChangeForm:
         f.make_score(vendor=vendor)
         run_action(admin_client, VENDORS, "mark_verified_today", [vendor])
 
-        page = admin_client.get(change_url(vendor)).content.decode()
+        page = admin_client.get(f.admin_change_url(vendor)).content.decode()
 
         verifiers = re.findall(r'<td class="field-verified_by">\s*<p>(.*?)</p>', page)
         assert [v for v in verifiers if superuser.username in v] and len(verifiers) >= 3
@@ -352,12 +395,14 @@ class TestVerifiedByOnTheChangeForm:
         untouched = f.make_fact(vendor=vendor, verified_on=days_ago(200))
         someone = f.make_superuser()
         Fact.objects.filter(pk__in=[cleared.pk, untouched.pk]).update(verified_by=someone)
-        rows, initial = rows_on_page(admin_client.get(change_url(vendor)))
+        rows, initial = f.admin_rows_on_page(admin_client.get(f.admin_change_url(vendor)))
         by_pk = {r["id"]: r for r in rows["facts"]}
         by_pk[edited.pk]["verified_on"] = f"{timezone.localdate():%Y-%m-%d}"
         by_pk[cleared.pk]["verified_on"] = ""
 
-        response = admin_client.post(change_url(vendor), same_vendor(vendor, inlines=rows, initial=initial))
+        response = admin_client.post(
+            f.admin_change_url(vendor), f.vendor_admin_post(vendor, rows=rows, initial=initial)
+        )
 
         assert response.status_code == 302, response.context and response.context["errors"]
         for fact in (edited, cleared, untouched):
@@ -365,6 +410,25 @@ class TestVerifiedByOnTheChangeForm:
         assert (edited.verified_on, edited.verified_by) == (timezone.localdate(), superuser)
         assert (cleared.verified_on, cleared.verified_by) == (None, None)
         assert (untouched.verified_on, untouched.verified_by) == (days_ago(200), someone)
+
+    def test_a_date_entered_by_hand_on_a_live_profile_reaches_the_live_page(
+        self, admin_client, visitor, vendor
+    ):
+        fact = f.make_fact(vendor=vendor, verified_on=days_ago(200))
+        f.publish(vendor)
+        assert f"Facts verified {ymd(days_ago(200))}" in page_text(visitor.get(vendor.get_absolute_url()))
+        rows, initial = f.admin_rows_on_page(admin_client.get(f.admin_change_url(vendor)))
+        (row,) = [r for r in rows["facts"] if r["id"] == fact.pk]
+        row["verified_on"] = f"{timezone.localdate():%Y-%m-%d}"
+        response = admin_client.post(
+            f.admin_change_url(vendor), f.vendor_admin_post(vendor, rows=rows, initial=initial)
+        )
+        assert response.status_code == 302
+        assert f"Facts verified {ymd(timezone.localdate())}" in page_text(
+            visitor.get(vendor.get_absolute_url())
+        )
+        vendor.refresh_from_db()
+        assert services.state(vendor) == "Live"
 
 
 # --- The admin index --------------------------------------------------------------------
@@ -414,31 +478,63 @@ NOTICE = "Some facts on this page have not been re-checked in the last 90 days"
 
 
 class TestProfile:
+    """The page-level rule (vendors/verification.py): the oldest verified date among the live
+    version's facts, and how many of them were never verified, in words."""
+
     def test_facts_verified_is_the_oldest_fact_date(self, client, vendor):
         f.make_fact(vendor=vendor, verified_on=dt.date(2026, 3, 1))
         f.make_fact(vendor=vendor, verified_on=dt.date(2026, 1, 10))
-        Vendor.objects.filter(pk=vendor.pk).update(verified_on=dt.date(2026, 6, 1))
+        f.publish(vendor)
 
-        page = client.get(vendor.get_absolute_url()).content.decode()
+        page = page_text(client.get(vendor.get_absolute_url()))
 
-        assert "Facts verified 2026-01-10." in page
-        assert "2026-06-01" not in page
+        assert "Facts verified 2026-01-10" in page
+        assert "Facts verified 2026-03-01" not in page and "not yet verified" not in page
+        assert rankings_verified(client, vendor) == "2026-01-10"
 
-    def test_a_never_verified_fact_means_no_date_is_claimed(self, client, vendor):
+    def test_a_never_verified_fact_is_counted_in_words_beside_the_date(self, client, vendor):
         f.make_fact(vendor=vendor, verified_on=days_ago(1))
         f.make_fact(vendor=vendor, verified_on=None)
-        Vendor.objects.filter(pk=vendor.pk).update(verified_on=days_ago(1))
+        f.publish(vendor)
 
-        assert "Facts verified" not in client.get(vendor.get_absolute_url()).content.decode()
+        page = page_text(client.get(vendor.get_absolute_url()))
 
-    def test_without_facts_the_page_level_date_is_shown(self, client, vendor):
-        Vendor.objects.filter(pk=vendor.pk).update(verified_on=dt.date(2026, 6, 1))
+        assert f"Facts verified {ymd(days_ago(1))}; 1 fact not yet verified" in page
+        assert rankings_verified(client, vendor) == f"{ymd(days_ago(1))}; 1 fact not yet verified"
 
-        assert "Facts verified 2026-06-01." in client.get(vendor.get_absolute_url()).content.decode()
+    def test_when_no_fact_was_ever_verified_no_date_is_claimed(self, client, vendor):
+        f.make_fact(vendor=vendor, verified_on=None)
+        f.make_fact(vendor=vendor, verified_on=None)
+        f.publish(vendor)
+
+        page = page_text(client.get(vendor.get_absolute_url()))
+
+        assert "2 facts not yet verified" in page
+        assert "Facts verified" not in page
+        assert rankings_verified(client, vendor) == "2 facts not yet verified"
+
+    def test_without_facts_no_verified_date_is_claimed(self, client, vendor):
+        page = page_text(client.get(vendor.get_absolute_url()))
+
+        assert vendor.name in page
+        assert "Facts verified" not in page and "not yet verified" not in page
+        assert rankings_verified(client, vendor) == ""
+
+    def test_only_the_live_versions_facts_count(self, client, vendor):
+        f.make_fact(vendor=vendor, verified_on=dt.date(2026, 3, 1))
+        f.publish(vendor)
+        f.make_fact(vendor=vendor, verified_on=None)  # in the working copy, not yet published
+        f.make_fact(vendor=vendor, verified_on=dt.date(2025, 1, 1))
+
+        page = page_text(client.get(vendor.get_absolute_url()))
+
+        assert "Facts verified 2026-03-01" in page and "not yet verified" not in page
+        assert rankings_verified(client, vendor) == "2026-03-01"
 
     def test_no_notice_or_marker_when_every_fact_is_fresh(self, client, vendor):
         f.make_fact(vendor=vendor, verified_on=days_ago(90))
         f.make_fact(vendor=vendor, verified_on=timezone.localdate())
+        f.publish(vendor)
 
         page = client.get(vendor.get_absolute_url()).content.decode()
 
@@ -450,6 +546,7 @@ class TestProfile:
         f.make_fact(vendor=vendor, value="Fresh claim", verified_on=days_ago(3))
         f.make_fact(vendor=vendor, value="Old claim", verified_on=old)
         f.make_fact(vendor=vendor, value="Unchecked claim", verified_on=None)
+        f.publish(vendor)
 
         page = client.get(vendor.get_absolute_url()).content.decode()
 
@@ -470,25 +567,142 @@ class TestProfile:
     def test_the_notice_follows_the_setting(self, client, vendor, settings):
         settings.FRESHNESS_DAYS = 30
         f.make_fact(vendor=vendor, verified_on=days_ago(31))
+        f.publish(vendor)
 
         page = client.get(vendor.get_absolute_url()).content.decode()
 
         assert "have not been re-checked in the last 30 days" in page
 
-    def test_marking_verified_clears_the_notice(self, client, admin_client, vendor):
+    def test_marking_verified_clears_the_notice(self, visitor, admin_client, vendor):
         f.make_fact(vendor=vendor, verified_on=None)
-        assert NOTICE in client.get(vendor.get_absolute_url()).content.decode()
+        f.publish(vendor)
+        assert NOTICE in visitor.get(vendor.get_absolute_url()).content.decode()
 
         run_action(admin_client, VENDORS, "mark_verified_today", [vendor])
 
-        page = client.get(vendor.get_absolute_url()).content.decode()
+        response = visitor.get(vendor.get_absolute_url())
+        page = response.content.decode()
         assert NOTICE not in page and 'class="stale"' not in page
-        assert f"Facts verified {timezone.localdate():%Y-%m-%d}." in page
+        assert f"Facts verified {ymd(timezone.localdate())}" in page_text(response)
 
     def test_no_inline_style_or_script_for_the_csp(self, client, vendor):
         f.make_fact(vendor=vendor, verified_on=None)
+        f.publish(vendor)
 
         page = client.get(vendor.get_absolute_url()).content.decode()
 
+        assert 'class="stale"' in page  # the notice and the marker are on the page
         assert "style=" not in page and "<style" not in page
         assert not re.search(r"<script(?![^>]*\bsrc=)", page)
+
+
+# --- Verification on a live page --------------------------------------------------------
+
+
+def change_log_html(response):
+    """The change log list as the page renders it (the profile's section or the full log)."""
+    assert response.status_code == 200
+    return re.search(r'<ol class="changes".*?</ol>', response.content.decode(), flags=re.S).group()
+
+
+def at_a_glance_claims(response):
+    """{first word: the rest of its markup} for each “<word> claim” fact in the at-a-glance table."""
+    return dict(re.findall(r'<p class="claim">(\w+) claim(.*?)</p>', response.content.decode(), flags=re.S))
+
+
+class TestVerifyingALivePage:
+    """“Mark verified today” moves the live page's dates on the next request: no publish, no
+    pending content change goes live with it, and no change-log entry."""
+
+    def test_the_live_date_moves_on_profile_and_rankings_without_publishing_a_pending_change(
+        self, visitor, admin_client, vendor
+    ):
+        f.make_fact(vendor=vendor, value="230 MB SRAM", verified_on=days_ago(200))
+        f.make_fact(vendor=vendor, value="14 nm", verified_on=days_ago(100))
+        edited = f.make_fact(vendor=vendor, value="LPU v1", verified_on=None)
+        f.publish(vendor)
+        Fact.objects.filter(pk=edited.pk).update(value="LPU v2")  # an edit waiting in the working copy
+        services.refresh_state(obj=vendor)
+        assert services.state(vendor) == "Live + unpublished changes"
+        was = f"{ymd(days_ago(200))}; 1 fact not yet verified"
+        assert f"Facts verified {was}" in page_text(visitor.get(vendor.get_absolute_url()))
+        assert rankings_verified(visitor, vendor) == was
+
+        run_action(admin_client, VENDORS, "mark_verified_today", [vendor])
+
+        # The unchanged facts are verified today; the edited one is not live, so not vouched for.
+        now = f"{ymd(timezone.localdate())}; 1 fact not yet verified"
+        page = page_text(visitor.get(vendor.get_absolute_url()))
+        assert f"Facts verified {now}" in page
+        assert "LPU v1" in page and "LPU v2" not in page
+        assert rankings_verified(visitor, vendor) == now
+        vendor.refresh_from_db()
+        assert services.state(vendor) == "Live + unpublished changes"  # the edit still waits
+
+    @pytest.mark.parametrize("old_age", [None, 150], ids=["never-verified", "verified-150-days-ago"])
+    def test_a_changed_unpublished_fact_keeps_its_old_date_live_until_published(
+        self, visitor, admin_client, vendor, old_age
+    ):
+        old_date = days_ago(old_age) if old_age else None
+        f.make_fact(vendor=vendor, value="Unchanged claim", verified_on=days_ago(200))
+        changed = f.make_fact(vendor=vendor, value="Old claim", verified_on=old_date)
+        f.publish(vendor)
+        # An editor rewrites the claim in the admin and does not publish it.
+        rows, initial = f.admin_rows_on_page(admin_client.get(f.admin_change_url(vendor)))
+        next(r for r in rows["facts"] if r["id"] == changed.pk)["value"] = "New claim"
+        form = f.vendor_admin_post(vendor, rows=rows, initial=initial)
+        assert admin_client.post(f.admin_change_url(vendor), form).status_code == 302
+
+        run_action(admin_client, VENDORS, "mark_verified_today", [vendor])
+
+        today = timezone.localdate()
+        changed.refresh_from_db()
+        assert changed.verified_on == today  # the working copy: the new value is vouched for
+        response = visitor.get(vendor.get_absolute_url())
+        page = page_text(response)
+        claims = at_a_glance_claims(response)
+        assert set(claims) == {"Unchanged", "Old"}
+        assert 'class="stale"' not in claims["Unchanged"]
+        if old_date is None:
+            assert f"Facts verified {ymd(today)}; 1 fact not yet verified" in page
+            assert 'title="Never verified"' in claims["Old"]
+        else:
+            assert f"Facts verified {ymd(old_date)}" in page and "not yet verified" not in page
+            assert f'title="Last verified {ymd(old_date)}"' in claims["Old"]
+
+        f.publish(vendor)
+
+        response = visitor.get(vendor.get_absolute_url())
+        page = page_text(response)
+        assert set(at_a_glance_claims(response)) == {"Unchanged", "New"}
+        assert f"Facts verified {ymd(today)}" in page and "not yet verified" not in page
+        assert 'class="stale"' not in response.content.decode()
+
+    def test_verifying_adds_no_entry_to_the_change_log(self, visitor, admin_client, vendor):
+        f.make_fact(vendor=vendor, value="230 MB SRAM", verified_on=days_ago(200))
+        f.publish(vendor, note="SRAM figure added.")
+        changes_url = f"/vendors/{vendor.slug}/changes/"
+        full_log = change_log_html(visitor.get(changes_url))
+        on_profile = change_log_html(visitor.get(vendor.get_absolute_url()))
+        assert full_log.count("<li><h3>") == 2 and "SRAM figure added." in full_log
+
+        run_action(admin_client, VENDORS, "mark_verified_today", [vendor])
+
+        today = ymd(timezone.localdate())
+        assert f"Facts verified {today}" in page_text(visitor.get(vendor.get_absolute_url()))
+        assert change_log_html(visitor.get(changes_url)) == full_log
+        assert change_log_html(visitor.get(vendor.get_absolute_url())) == on_profile
+
+    def test_a_scheduled_change_goes_live_with_the_new_dates(self, admin_client, vendor):
+        f.make_fact(vendor=vendor, value="230 MB SRAM", verified_on=days_ago(200))
+        f.publish(vendor)
+        f.make_faq(vendor=vendor, question="Who can buy it?")
+        goes_live = timezone.now() + dt.timedelta(days=1)
+        f.publish(vendor, at=goes_live)
+
+        run_action(admin_client, VENDORS, "mark_verified_today", [vendor])
+
+        assert services.live_version(vendor).verified_on == timezone.localdate()
+        later = services.live_version(vendor, at=goes_live + dt.timedelta(minutes=1))
+        assert later.verified_on == timezone.localdate()
+        assert [faq["question"] for faq in later.document["faqs"]] == ["Who can buy it?"]

@@ -3,6 +3,7 @@
 from django import forms
 from django.contrib import admin, messages
 
+from editorial import services as workflow
 from editorial.workflow import PUBLISHING_FIELDSET, EditorialAdmin, EditorialForm
 
 from ..images import clean_logo
@@ -153,6 +154,12 @@ class VendorAdmin(FillsPositions, EditorialAdmin):
             if "verified_on" in getattr(row, "changed_data", ()) and hasattr(row.instance, "verified_by_id"):
                 row.instance.verified_by = request.user if row.cleaned_data.get("verified_on") else None
         super().save_formset(request, form, formset, change)
+
+    def save_related(self, request, form, formsets, change):
+        super().save_related(request, form, formsets, change)
+        # A date typed in is a verification like “Mark verified today”: it reaches the live
+        # page at once for facts whose content is unchanged (editorial.services.refresh_verification).
+        workflow.refresh_verification(obj=form.instance, user=request.user)
 
     @admin.action(description=MARK_VERIFIED_LABEL, permissions=["change"])
     def mark_verified_today(self, request, queryset):
