@@ -3,12 +3,15 @@
 import datetime as dt
 
 import pytest
+from django.urls import reverse
 from django.utils import timezone
 
-from comparisons.models import Assessment, Comparison, ComparisonFAQ, Criterion
-from editorial.workflow import latest_version_id
+from comparisons.models import Assessment, Comparison, ComparisonFAQ, ComparisonVersion, Criterion
+from editorial import services
+from editorial.revisions import latest_version_id
 from tests import factories as f
-from tests.vendors.test_admin import inline_rows, pks, rows_on_page
+from tests.factories import admin_inline_rows as inline_rows
+from tests.factories import admin_rows_on_page as rows_on_page
 
 ADD_URL = "/admin/comparisons/comparison/add/"
 CHANGELIST_URL = "/admin/comparisons/comparison/"
@@ -24,11 +27,25 @@ def change_url(comparison):
     return f"/admin/comparisons/comparison/{comparison.pk}/change/"
 
 
+def workflow_url(comparison, step):
+    """Where the change page's publish, schedule, discard, unpublish, cancel and submit buttons post."""
+    return reverse("admin:comparisons_comparison_workflow", args=[comparison.pk, step])
+
+
+def pks(objects):
+    return [obj.pk for obj in objects]
+
+
+def live_version(comparison):
+    """The version visitors read now, or None."""
+    return ComparisonVersion.objects.live().filter(item=comparison).first()
+
+
 # --- building POST payloads ------------------------------------------------------------
 
 
 def comparison_fields(**overrides):
-    """The comparison's own fields as the add form submits them: blank text, split publish time."""
+    """The comparison's own fields as the add form submits them: blank text, no comment."""
     data = {
         "title": "Google TPU vs AWS Trainium vs Nvidia GPU",
         "slug": "google-tpu-vs-aws-trainium-vs-nvidia-gpu",
@@ -36,10 +53,8 @@ def comparison_fields(**overrides):
         "intro": "",
         "verdict": "",
         "sources": [],
-        "status": Comparison.Status.DRAFT,
-        "published_at_0": "",
-        "published_at_1": "",
         "verified_on": "",
+        "revision_comment": "",
     }
     return data | overrides
 
@@ -55,15 +70,10 @@ def comparison_post(*, inlines=None, initial=None, prefixes=ADD_INLINES, **field
 
 def same_comparison(comparison, **overrides):
     """The change page's own fields for a saved comparison, as they are unless overridden."""
-    kept = {
-        name: getattr(comparison, name) for name in ["title", "slug", "summary", "intro", "verdict", "status"]
-    }
+    kept = {name: getattr(comparison, name) for name in ["title", "slug", "summary", "intro", "verdict"]}
     kept["verified_on"] = f"{comparison.verified_on:%Y-%m-%d}" if comparison.verified_on else ""
     kept["sources"] = pks(comparison.sources.all())
     kept["opened_revision"] = latest_version_id(comparison)  # as the page just opened carries it
-    if comparison.published_at:
-        when = timezone.localtime(comparison.published_at)
-        kept |= {"published_at_0": f"{when:%Y-%m-%d}", "published_at_1": f"{when:%H:%M:%S}"}
     return comparison_fields(**(kept | overrides))
 
 
@@ -95,17 +105,22 @@ def errors_of(response):
 
 def test_changelist_add_change_and_delete_pages_open(admin_client):
     comparison = f.make_comparison(title="Cerebras vs Groq", vendors=[f.make_vendor(), f.make_vendor()])
-    f.make_comparison(title="A draft", published=False)
+    draft = f.make_comparison(title="A draft", published=False)
 
     changelist = admin_client.get(CHANGELIST_URL)
     assert changelist.status_code == 200
     html = changelist.content.decode()
     assert "Cerebras vs Groq" in html and "A draft" in html
-    assert [row.vendor_count for row in changelist.context["cl"].result_list] == [0, 2]  # by title
-    for query in ["?q=cerebras", "?q=summary", "?status__exact=draft", "?o=4"]:
+    rows = changelist.context["cl"].result_list
+    assert [row.vendor_count for row in rows] == [0, 2]  # by title
+    assert [services.state(row) for row in rows] == ["Draft", "Live"]  # the state column
+    assert '<td class="field-state">Draft</td>' in html and '<td class="field-state">Live</td>' in html
+    for query in ["?q=cerebras", "?q=summary", "?state=draft", "?state=review", "?o=4", "?o=-4"]:
         assert admin_client.get(CHANGELIST_URL + query).status_code == 200, query
     searched = admin_client.get(CHANGELIST_URL + "?q=groq").context["cl"].result_list
     assert list(searched) == [comparison]
+    assert list(admin_client.get(CHANGELIST_URL + "?state=draft").context["cl"].result_list) == [draft]
+    assert list(admin_client.get(CHANGELIST_URL + "?state=live").context["cl"].result_list) == [comparison]
 
     assert admin_client.get(ADD_URL).status_code == 200
     assert admin_client.get(change_url(comparison)).status_code == 200
@@ -148,7 +163,6 @@ def test_a_full_comparison_posted_through_the_admin_is_saved_intact(admin_client
     ]
     data = comparison_post(
         inlines={"entries": entries, "criteria": criteria, "faqs": faqs},
-        status="published",
         intro="**Three** ways.",
         verdict="Pick by cloud.",
         verified_on="2026-10-31",
@@ -161,8 +175,7 @@ def test_a_full_comparison_posted_through_the_admin_is_saved_intact(admin_client
     comparison = Comparison.objects.get(slug="google-tpu-vs-aws-trainium-vs-nvidia-gpu")
     assert (comparison.intro, comparison.verdict) == ("**Three** ways.", "Pick by cloud.")
     assert comparison.verified_on == dt.date(2026, 10, 31)
-    assert comparison.status == "published" and comparison.published_at is not None
-    assert comparison in Comparison.objects.published()
+    assert services.state(comparison) == "Draft" and live_version(comparison) is None
     assert pks(comparison.sources.all()) == [s[0].pk]
     saved_entries = list(comparison.entries.all())
     assert [(e.vendor, e.position, e.pick_if) for e in saved_entries] == [
@@ -182,6 +195,12 @@ def test_a_full_comparison_posted_through_the_admin_is_saved_intact(admin_client
         ("Which runs PyTorch?", 2),
     ]
     assert [pks(q.sources.all()) for q in saved_faqs] == [[s[1].pk], []]
+
+    # A publisher publishes it as it stands.
+    assert admin_client.post(workflow_url(comparison, "publish"), {"note": ""}).status_code == 302
+    published = live_version(comparison).document
+    assert [e["vendor_id"] for e in published["entries"]] == [tpu.pk, trainium.pk, nvidia.pk]
+    assert [c["name"] for c in published["criteria"]] == ["Scale-up domain", "Software", "Price"]
 
     # Then the assessments, on the change page, against the criteria and vendors just saved.
     price = saved_criteria[2]
@@ -210,6 +229,10 @@ def test_a_full_comparison_posted_through_the_admin_is_saved_intact(admin_client
         (saved_criteria[0], nvidia, "72 GPUs per NVLink domain", None, "", False),
     ]
     assert [pks(a.sources.all()) for a in assessments] == [[s[2].pk], [s[2].pk, s[3].pk], [], [s[4].pk]]
+    # Saved in the working copy only: the live version has none until a publisher publishes them.
+    comparison.refresh_from_db()
+    assert services.state(comparison) == "Live + unpublished changes"
+    assert all(c["assessments"] == [] for c in live_version(comparison).document["criteria"])
     # The rest of the page came back unchanged.
     assert [(e.vendor, e.position, e.pick_if) for e in comparison.entries.all()] == [
         (e.vendor, e.position, e.pick_if) for e in saved_entries
@@ -228,30 +251,108 @@ def test_a_full_comparison_posted_through_the_admin_is_saved_intact(admin_client
     ]
 
 
-def test_publishing_without_a_time_publishes_now(admin_client):
+def test_a_comparison_added_in_the_admin_is_a_draft_until_published_now(admin_client, visitor):
     a, b = f.make_vendor(), f.make_vendor()
-    before = timezone.now().replace(microsecond=0)
-    data = comparison_post(inlines={"entries": [entry(a), entry(b)]}, status="published")
+    data = comparison_post(inlines={"entries": [entry(a), entry(b)]})
 
     assert admin_client.post(ADD_URL, data).status_code == 302
 
     comparison = Comparison.objects.get()
-    assert comparison.published_at >= before
     assert [e.position for e in comparison.entries.all()] == [1, 2]
+    assert services.state(comparison) == "Draft"
+    assert visitor.get(comparison.get_absolute_url()).status_code == 404
+
+    before = timezone.now()
+    response = admin_client.post(workflow_url(comparison, "publish"), {"note": ""})
+
+    assert response.status_code == 302
+    version = live_version(comparison)
+    assert version is not None and before <= version.published_at <= timezone.now()
+    assert visitor.get(comparison.get_absolute_url()).status_code == 200
+    messages = [str(m) for m in admin_client.get(change_url(comparison)).context["messages"]]
+    assert "Published: visitors see it now." in messages
 
 
-def test_a_publish_time_given_is_kept(admin_client):
+def test_a_scheduled_publish_time_is_read_in_the_site_time_zone_and_kept(admin_client, visitor, settings):
+    settings.TIME_ZONE = "Europe/Berlin"  # UTC+1 in January
     a, b = f.make_vendor(), f.make_vendor()
-    data = comparison_post(
-        inlines={"entries": [entry(a), entry(b)]},
-        status="published",
-        published_at_0="2030-01-02",
-        published_at_1="09:00:00",
-    )
+    data = comparison_post(inlines={"entries": [entry(a), entry(b)]})
     assert admin_client.post(ADD_URL, data).status_code == 302
     comparison = Comparison.objects.get()
-    assert comparison.published_at == dt.datetime(2030, 1, 2, 9, tzinfo=dt.UTC)
-    assert comparison not in Comparison.objects.published()
+
+    response = admin_client.post(workflow_url(comparison, "schedule"), {"at": "2030-01-02T09:00", "note": ""})
+
+    assert response.status_code == 302
+    version = comparison.versions.get()
+    assert version.published_at == dt.datetime(2030, 1, 2, 8, tzinfo=dt.UTC)
+    assert live_version(comparison) is None
+    assert visitor.get(comparison.get_absolute_url()).status_code == 404
+    comparison.refresh_from_db()
+    assert services.state(comparison) == "Scheduled for 2 Jan 2030 09:00"
+
+
+def test_saving_a_live_comparison_leaves_the_live_page_until_its_changes_are_published(admin_client, visitor):
+    comparison = f.make_comparison(vendors=[f.make_vendor(), f.make_vendor()], summary="The live summary.")
+
+    response = resubmit(admin_client, comparison, summary="An edited summary.")
+
+    assert response.status_code == 302, errors_of(response)
+    comparison.refresh_from_db()
+    assert comparison.summary == "An edited summary."  # the working copy
+    assert services.state(comparison) == "Live + unpublished changes"
+    page = visitor.get(comparison.get_absolute_url()).content.decode()
+    assert "The live summary." in page and "An edited summary." not in page
+    change_page = admin_client.get(change_url(comparison))
+    assert any("Visitors still see the live version" in str(m) for m in change_page.context["messages"])
+    assert "Publishing: Live + unpublished changes" in change_page.content.decode()
+
+    assert admin_client.post(workflow_url(comparison, "publish"), {"note": ""}).status_code == 302
+
+    page = visitor.get(comparison.get_absolute_url()).content.decode()
+    assert "An edited summary." in page and "The live summary." not in page
+    assert [v.number for v in comparison.versions.all()] == [2, 1]
+
+
+def test_an_editor_may_submit_a_comparison_for_review_but_only_a_publisher_may_publish_it(client, visitor):
+    comparison = f.make_comparison(vendors=[f.make_vendor(), f.make_vendor()], summary="The live summary.")
+    client.force_login(f.make_staff_user(group="Editor"))
+    assert resubmit(client, comparison, summary="An edited summary.").status_code == 302
+
+    forged = {"at": "2030-01-02T09:00", "note": ""}
+    for step in ["publish", "schedule", "discard", "unpublish", "cancel"]:
+        assert client.post(workflow_url(comparison, step), forged).status_code == 403, step
+    assert [v.number for v in comparison.versions.all()] == [1]
+    assert client.post(workflow_url(comparison, "submit")).status_code == 302
+    comparison.refresh_from_db()
+    assert services.state(comparison) == "Waiting for review"
+    assert "The live summary." in visitor.get(comparison.get_absolute_url()).content.decode()
+
+    client.force_login(f.make_staff_user(group="Publisher"))
+    assert client.post(workflow_url(comparison, "publish"), {"note": ""}).status_code == 302
+    comparison.refresh_from_db()
+    assert services.state(comparison) == "Live"
+    assert "An edited summary." in visitor.get(comparison.get_absolute_url()).content.decode()
+
+
+def test_list_actions_publish_and_unpublish_the_comparisons_picked(admin_client, visitor):
+    vendors = [f.make_vendor(), f.make_vendor()]
+    drafts = [f.make_comparison(vendors=vendors, published=False) for _ in range(2)]
+    untouched = f.make_comparison(vendors=vendors, published=False)
+
+    def act(action, picked):
+        data = {"action": action, "_selected_action": pks(picked)}
+        return admin_client.post(CHANGELIST_URL, data, follow=True)
+
+    response = act("publish_changes", drafts)
+
+    assert "Published 2 comparisons." in [str(m) for m in response.context["messages"]]
+    assert [visitor.get(c.get_absolute_url()).status_code for c in [*drafts, untouched]] == [200, 200, 404]
+
+    response = act("unpublish", drafts)
+
+    assert "Unpublished 2 comparisons." in [str(m) for m in response.context["messages"]]
+    assert [visitor.get(c.get_absolute_url()).status_code for c in drafts] == [404, 404]
+    assert [live_version(c) for c in drafts] == [None, None]
 
 
 # --- 3. two to five vendors, each once --------------------------------------------------
@@ -489,6 +590,8 @@ def test_an_unchanged_comparison_resubmitted_stays_the_same(admin_client, two_co
     comparison.sources.add(source)
     f.make_assessment(criterion=criteria[1], vendor=vendors[1], mark=3, sources=[source])
     comparison.faqs.create(question="Q?", answer="A.", position=1).sources.add(source)
+    f.publish(comparison)
+    live = live_version(comparison)
     before = (
         list(comparison.entries.values_list("vendor", "position", "pick_if")),
         list(comparison.criteria.values_list("name", "position", "attribute", "axis")),
@@ -509,3 +612,6 @@ def test_an_unchanged_comparison_resubmitted_stays_the_same(admin_client, two_co
     assert pks(Assessment.objects.get().sources.all()) == [source.pk]
     assert pks(comparison.sources.all()) == [source.pk]
     assert Criterion.objects.filter(comparison=comparison).count() == 2
+    comparison.refresh_from_db()
+    assert services.state(comparison) == "Live"  # nothing new to publish
+    assert live_version(comparison) == live

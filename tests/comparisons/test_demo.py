@@ -12,8 +12,17 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
-from comparisons.models import Assessment, Comparison, ComparisonFAQ, ComparisonVendor, Criterion
-from vendors.demo import REFERENCE, load_demo
+from comparisons.models import (
+    Assessment,
+    Comparison,
+    ComparisonFAQ,
+    ComparisonVendor,
+    ComparisonVersion,
+    Criterion,
+)
+from editorial import services
+from editorial.demo import load_demo
+from vendors.demo import REFERENCE
 
 pytestmark = pytest.mark.django_db
 
@@ -73,9 +82,10 @@ def test_each_comparison_is_published_with_the_pages_title_and_summary(loaded, s
     comparison = Comparison.objects.get(slug=slug)
     assert comparison.title == title
     assert comparison.summary == LISTED[title]
-    assert comparison.status == Comparison.Status.PUBLISHED
-    assert comparison.published_at == PUBLISHED_AT
-    assert Comparison.objects.published().filter(pk=comparison.pk).exists()
+    live = ComparisonVersion.objects.live().get(item=comparison)
+    assert (live.number, live.published_at) == (1, PUBLISHED_AT)
+    assert (live.slug, live.title, live.summary) == (slug, title, LISTED[title])
+    assert services.state(comparison) == "Live"  # nothing waits unpublished
 
 
 @pytest.mark.parametrize("slug", list(EXPECTED))

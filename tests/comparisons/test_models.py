@@ -8,7 +8,8 @@ from django.db import IntegrityError, transaction
 from django.db.models import ProtectedError
 from django.utils import timezone
 
-from comparisons.models import Assessment, Comparison, ComparisonVendor, Criterion
+from comparisons.models import Assessment, ComparisonVendor, ComparisonVersion, Criterion
+from editorial import services
 from tests import factories as f
 
 pytestmark = pytest.mark.django_db
@@ -133,19 +134,33 @@ def test_deleting_a_comparison_takes_its_rows_but_leaves_vendors_and_sources():
     source.refresh_from_db()
 
 
-def test_a_published_comparison_needs_a_publish_time():
+def test_a_published_version_needs_a_publish_time_and_its_own_number():
+    comparison = f.make_comparison()
+    first = comparison.versions.get()
+    columns = {"slug": comparison.slug, "title": comparison.title, "summary": comparison.summary}
     with transaction.atomic(), refused():
-        f.make_comparison(published=False, status=Comparison.Status.PUBLISHED)
+        ComparisonVersion.objects.create(item=comparison, number=2, published_at=None, document={}, **columns)
+    with transaction.atomic(), refused():
+        ComparisonVersion.objects.create(
+            item=comparison, number=first.number, published_at=timezone.now(), document={}, **columns
+        )
+    assert list(comparison.versions.all()) == [first]
     draft = f.make_comparison(published=False)
-    assert (draft.status, draft.published_at) == (Comparison.Status.DRAFT, None)
+    assert not draft.versions.exists()
 
 
-def test_published_hides_drafts_and_scheduled_comparisons():
+def test_live_hides_drafts_scheduled_and_unpublished_comparisons():
     now = timezone.now()
     live = f.make_comparison()
     f.make_comparison(published=False)
-    scheduled = f.make_comparison(published_at=now + dt.timedelta(days=1))
-    assert list(Comparison.objects.published()) == [live]
-    assert live.is_public and not scheduled.is_public
+    scheduled = f.make_comparison(published=False)
+    f.publish(scheduled, at=now + dt.timedelta(days=1))
+    taken_down = f.make_comparison()
+    services.unpublish(obj=taken_down, user=None)
+
+    assert [version.item for version in ComparisonVersion.objects.live()] == [live]
+    assert [version.item for version in ComparisonVersion.objects.pending()] == [scheduled]
+    assert live.versions.get().is_live and not scheduled.versions.get().is_live
+    assert not taken_down.versions.get().is_live
     later = now + dt.timedelta(days=2)
-    assert set(Comparison.objects.published(at=later)) == {live, scheduled}
+    assert {version.item for version in ComparisonVersion.objects.live(at=later)} == {live, scheduled}

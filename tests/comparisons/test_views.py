@@ -8,16 +8,19 @@ from django.contrib.auth.models import Permission
 from django.utils import timezone
 
 from comparisons.models import Assessment, Comparison, ComparisonVendor, Criterion
+from editorial import services
 from tests.factories import (
     make_attribute,
     make_axis,
+    make_comparison,
     make_fact,
     make_lane,
     make_score,
     make_source,
     make_vendor,
+    publish,
 )
-from vendors.models import Vendor
+from vendors.models import Fact, Score
 
 pytestmark = pytest.mark.django_db
 
@@ -26,13 +29,7 @@ def comparison_of(vendors, *, published=True, **fields):
     fields.setdefault("title", " vs ".join(v.name for v in vendors))
     fields.setdefault("slug", "-vs-".join(v.slug for v in vendors))
     fields.setdefault("summary", "A one-line summary.")
-    if published:
-        fields.setdefault("status", Comparison.Status.PUBLISHED)
-        fields.setdefault("published_at", timezone.now() - dt.timedelta(hours=1))
-    comparison = Comparison.objects.create(**fields)
-    for position, vendor in enumerate(vendors, start=1):
-        ComparisonVendor.objects.create(comparison=comparison, vendor=vendor, position=position)
-    return comparison
+    return make_comparison(vendors=vendors, published=published, **fields)
 
 
 def columns(html):
@@ -72,7 +69,16 @@ def trio():
     for vendor, (p, s) in zip((a, b, c), [(4, 3), (4, 5), (3, 2)], strict=True):
         make_score(vendor=vendor, axis=perf, value=p)
         make_score(vendor=vendor, axis=soft, value=s)
+        publish(vendor)  # the facts and scores reach the public pages
     return a, b, c
+
+
+def editor_client(client, django_user_model):
+    """``client`` signed in as a user who may change comparisons, and nothing more."""
+    editor = django_user_model.objects.create_user("ed", password="pw", is_staff=True)
+    editor.user_permissions.add(Permission.objects.get(codename="change_comparison"))
+    client.force_login(editor)
+    return client
 
 
 class TestGeneratedComparison:
@@ -156,12 +162,8 @@ class TestGeneratedComparison:
 class TestDraftsNeverLeak:
     def test_any_n_naming_a_draft_or_scheduled_vendor_is_404(self, client, trio):
         make_vendor(name="Secret", slug="secret", published=False)
-        make_vendor(
-            name="Soon",
-            slug="soon",
-            status=Vendor.Status.PUBLISHED,
-            published_at=timezone.now() + dt.timedelta(days=1),
-        )
+        soon = make_vendor(name="Soon", slug="soon", published=False)
+        publish(soon, at=timezone.now() + dt.timedelta(days=1))
         for slug in ("secret", "soon"):
             response = client.get("/compare/", {"vendors": ["alpha", slug]}, follow=True)
             assert response.status_code == 404
@@ -177,21 +179,41 @@ class TestDraftsNeverLeak:
         assert columns(html) == ["Alpha", "Beta"]
         assert "Hidden Draft" not in html
 
-    def test_draft_comparison_is_404_for_visitors_and_previewable_by_editors(
-        self, client, trio, django_user_model
+    @pytest.mark.parametrize("state", ["draft", "scheduled"])
+    def test_a_draft_or_scheduled_comparison_is_hidden_from_visitors_and_previewed_by_editors(
+        self, client, visitor, trio, django_user_model, state
     ):
-        comparison = comparison_of(trio, published=False)
-        assert client.get(comparison.get_absolute_url()).status_code == 404
-        assert comparison.title not in client.get("/compare/").content.decode()
-        profile = client.get(trio[0].get_absolute_url()).content.decode()
-        assert comparison.title not in profile and "Head-to-head comparisons" not in profile
-        editor = django_user_model.objects.create_user("ed", password="pw", is_staff=True)
-        editor.user_permissions.add(Permission.objects.get(codename="change_comparison"))
-        client.force_login(editor)
-        response = client.get(comparison.get_absolute_url())
+        comparison = comparison_of(
+            trio, title="Not out yet", summary="Only editors see this.", published=False
+        )
+        if state == "scheduled":
+            day = timezone.localdate() + dt.timedelta(days=3)
+            publish(comparison, at=timezone.make_aware(dt.datetime.combine(day, dt.time(9))))
+            banner = f"Preview: Scheduled for {day.day} {day:%b %Y} 09:00."
+        else:
+            banner = "Preview: Draft."
+
+        assert visitor.get(comparison.get_absolute_url()).status_code == 404
+        assert "Not out yet" not in visitor.get("/compare/").content.decode()
+        profile = visitor.get(trio[0].get_absolute_url()).content.decode()
+        assert "Not out yet" not in profile and "Head-to-head comparisons" not in profile
+
+        response = editor_client(client, django_user_model).get(comparison.get_absolute_url())
         assert response.status_code == 200
-        assert "Draft: not public." in response.content.decode()
+        html = response.content.decode()
+        assert banner in html
+        assert "Not out yet" in html and "Only editors see this." in html
+        assert columns(html) == ["Alpha", "Beta", "Gamma"]
         assert "no-store" in response["Cache-Control"] and "private" in response["Cache-Control"]
+        # Signed in or not, the list shows live comparisons only.
+        assert "Not out yet" not in client.get("/compare/").content.decode()
+
+    def test_a_visitor_gets_no_preview_and_a_cacheable_live_page(self, visitor, trio):
+        comparison = comparison_of(trio)
+        response = visitor.get(comparison.get_absolute_url())
+        assert response.status_code == 200
+        assert "Preview:" not in response.content.decode()
+        assert "no-store" not in response.get("Cache-Control", "")
 
 
 class TestEditorialComparison:
@@ -210,6 +232,7 @@ class TestEditorialComparison:
         Assessment.objects.create(criterion=speed, vendor=b, mark=5)
         Assessment.objects.create(criterion=speed, vendor=c, mark=5)
         ComparisonVendor.objects.filter(comparison=comparison, vendor=b).update(pick_if="you live on CUDA")
+        publish(comparison)
         html = client.get(comparison.get_absolute_url()).content.decode()
         labels = re.findall(r'<th scope="row">([^<]+)', html)
         assert labels.index("Lane") < labels.index("Token price") < labels.index("Speed")
@@ -235,6 +258,90 @@ class TestEditorialComparison:
         assert "Draft one" not in html
 
 
+class TestVisitorsSeeWhatIsPublished:
+    def test_an_edit_to_a_comparisons_working_copy_shows_only_once_it_is_published(
+        self, client, visitor, trio, django_user_model
+    ):
+        a, b, c = trio
+        comparison = comparison_of(trio, title="Three chips", summary="The old summary.")
+        speed = Criterion.objects.create(comparison=comparison, name="Speed", position=1)
+        Assessment.objects.create(criterion=speed, vendor=a, mark=2)
+        publish(comparison)
+
+        # An Editor's save: the working copy changes, the live version does not.
+        Comparison.objects.filter(pk=comparison.pk).update(summary="The new summary.")
+        Assessment.objects.filter(criterion=speed, vendor=a).update(mark=5)
+        Assessment.objects.create(criterion=speed, vendor=b, mark=4)
+        assert services.refresh_state(obj=comparison) is True
+
+        html = visitor.get(comparison.get_absolute_url()).content.decode()
+        assert "The old summary." in html and "The new summary." not in html
+        assert row(html, "Speed") == ["2 / 5", "not assessed yet", "not assessed yet"]
+        listing = visitor.get("/compare/").content.decode()
+        assert "The old summary." in listing and "The new summary." not in listing
+        profile = visitor.get(a.get_absolute_url()).content.decode()
+        assert "Three chips</a>: The old summary." in profile
+
+        # Someone who may change comparisons previews the working copy, and can ask for the live one.
+        editor = editor_client(client, django_user_model)
+        preview = editor.get(comparison.get_absolute_url()).content.decode()
+        assert "Preview: Live + unpublished changes." in preview and "The new summary." in preview
+        assert row(preview, "Speed") == ["5 / 5 ★ leads", "4 / 5", "not assessed yet"]
+        live = editor.get(comparison.get_absolute_url() + "?live").content.decode()
+        assert "Preview:" not in live and "The old summary." in live
+
+        publish(comparison)
+
+        html = visitor.get(comparison.get_absolute_url()).content.decode()
+        assert "The new summary." in html and "The old summary." not in html
+        assert row(html, "Speed") == ["5 / 5 ★ leads", "4 / 5", "not assessed yet"]
+        assert "The new summary." in visitor.get("/compare/").content.decode()
+        assert "Three chips</a>: The new summary." in visitor.get(a.get_absolute_url()).content.decode()
+
+    def test_a_vendors_unpublished_fact_change_reaches_comparisons_when_the_vendor_is_published(
+        self, visitor, trio
+    ):
+        a, b, c = trio
+        editorial = comparison_of(trio).get_absolute_url()
+        generated = "/compare/vendors/alpha/beta/gamma/"
+        Fact.objects.filter(vendor=c, value="44 GB SRAM").update(value="96 GB SRAM")
+        Score.objects.filter(vendor=c, axis__name="Performance").update(value=5)
+        assert services.refresh_state(obj=c) is True
+
+        for url in (editorial, generated):
+            html = visitor.get(url).content.decode()
+            assert row(html, "Memory")[2] == "44 GB SRAM", url
+            assert leaders(html, "Performance") == [True, True, False], url
+
+        publish(c)
+
+        for url in (editorial, generated):
+            html = visitor.get(url).content.decode()
+            assert row(html, "Memory")[2] == "96 GB SRAM", url
+            assert "44 GB SRAM" not in html, url
+            assert leaders(html, "Performance") == [False, False, True], url
+
+    def test_each_column_says_how_verified_its_vendors_live_facts_are(self, visitor, trio):
+        a, b, c = trio
+        make_fact(vendor=a, attribute=make_attribute(name="Process"), value="3 nm", verified_on=None)
+        Fact.objects.filter(vendor=c, value="Per token").update(verified_on=dt.date(2026, 9, 15))
+        for vendor in (a, c):
+            publish(vendor)
+        make_fact(vendor=b, value="Not live yet", verified_on=None)  # not published: not counted
+        for url in (comparison_of(trio).get_absolute_url(), "/compare/vendors/alpha/beta/gamma/"):
+            html = visitor.get(url).content.decode()
+            listed = html.split('<ul class="verified">')[1].split("</ul>")[0]
+            verified = [
+                re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", item)).strip()
+                for item in re.findall(r"<li>(.*?)</li>", listed, re.S)
+            ]
+            assert verified == [
+                "Alpha: Facts verified 2026-11-01; 1 fact not yet verified",
+                "Beta: Facts verified 2026-11-01",
+                "Gamma: Facts verified 2026-09-15",
+            ], url
+
+
 def make_world(count):
     lane = make_lane()
     axes = [make_axis() for _ in range(5)]
@@ -246,19 +353,21 @@ def make_world(count):
             make_fact(vendor=vendor, attribute=attribute, sources=[make_source()])
         for axis in axes:
             make_score(vendor=vendor, axis=axis, value=1 + n % 5, sources=[make_source()])
+        publish(vendor)
         vendors.append(vendor)
     comparison = comparison_of(vendors)
     for i in range(3):
         criterion = Criterion.objects.create(comparison=comparison, name=f"C{i}", position=i)
         for vendor in vendors:
             Assessment.objects.create(criterion=criterion, vendor=vendor, mark=3).sources.set([make_source()])
+    publish(comparison)
     return vendors, comparison
 
 
 @pytest.mark.parametrize("count", [2, 5])
 def test_editorial_query_count_does_not_grow_with_vendors(client, count, django_assert_num_queries):
     _, comparison = make_world(count)
-    with django_assert_num_queries(12):
+    with django_assert_num_queries(3):
         assert client.get(comparison.get_absolute_url()).status_code == 200
 
 
@@ -266,14 +375,18 @@ def test_editorial_query_count_does_not_grow_with_vendors(client, count, django_
 def test_generated_query_count_does_not_grow_with_vendors(client, count, django_assert_num_queries):
     vendors, _ = make_world(count)
     url = "/compare/vendors/" + "/".join(sorted(v.slug for v in vendors)) + "/"
-    with django_assert_num_queries(7):
+    with django_assert_num_queries(3):
         assert client.get(url).status_code == 200
 
 
-def test_comparison_list_query_count(client, django_assert_num_queries):
+@pytest.mark.parametrize("count", [1, 4])
+def test_comparison_list_query_count_does_not_grow_with_comparisons(client, count, django_assert_num_queries):
     vendors, _ = make_world(2)
+    for n in range(count - 1):
+        comparison_of(vendors, title=f"Another pair {n}", slug=f"another-pair-{n}")
     with django_assert_num_queries(1):
-        client.get("/compare/")
+        html = client.get("/compare/").content.decode()
+    assert html.count('<li><h2><a href="/compare/') == count
 
 
 def test_profile_lists_its_own_comparisons_first_then_others(client, trio):
