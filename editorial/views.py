@@ -29,6 +29,7 @@ class PublishedPageMixin:
                 live_version is None
                 or live_version.item_id != candidate.pk
                 or candidate.has_unpublished_changes
+                or services.pending_version(candidate) is not None
             ):
                 working = candidate
         if working is None and live_version is None:

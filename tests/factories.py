@@ -331,3 +331,35 @@ def make_published_vendors(count, *, lanes, axes=(), attribute=None):
         for score in version.document["scores"]
     )
     return vendors
+
+
+# --- Driving the workflow and the one-page editors as a browser does ---------------------
+
+
+def admin_workflow_url(item, step):
+    """The admin's publishing button ``step`` (publish, schedule, discard, ...) for ``item``."""
+    opts = item._meta
+    return f"/admin/{opts.app_label}/{opts.model_name}/{item.pk}/workflow/{step}/"
+
+
+def admin_post_vendor_page(client, vendor, *, edit=None, **fields):
+    """GET the vendor's change page, let ``edit`` change its inline rows, POST it all back."""
+    rows, initial = admin_rows_on_page(client.get(admin_change_url(vendor)))
+    if edit:
+        edit(rows)
+    return client.post(
+        admin_change_url(vendor), vendor_admin_post(vendor, rows=rows, initial=initial, **fields)
+    )
+
+
+def comparison_admin_fields(comparison, **overrides):
+    """The comparison change form's own fields, as saved unless overridden."""
+    from editorial.revisions import latest_version_id
+
+    data = {
+        name: getattr(comparison, name) or "" for name in ["title", "slug", "summary", "intro", "verdict"]
+    }
+    data["verified_on"] = comparison.verified_on.isoformat() if comparison.verified_on else ""
+    data["sources"] = [source.pk for source in comparison.sources.all()]
+    data["opened_revision"] = latest_version_id(comparison)
+    return data | overrides

@@ -12,6 +12,7 @@ from vendors.demo import load_demo
 
 pytestmark = pytest.mark.django_db
 
+CHANGE_LOG_URL = "/vendors/aws-trainium/changes/"  # public since published versions
 PUBLIC_URLS = [
     "/",
     "/vendors/",
@@ -19,6 +20,7 @@ PUBLIC_URLS = [
     "/vendors/google-tpu/",
     "/lanes/",
     "/lanes/inference-specialist/",
+    CHANGE_LOG_URL,
 ]
 
 
@@ -47,11 +49,16 @@ def test_every_page_has_its_own_title_description_canonical_and_one_h1(pages):
     assert len(descriptions) == len(pages)
 
 
+def assert_headings_never_skip_a_level(url, response):
+    levels = [int(n) for n in re.findall(r"<h([1-6])[\s>]", response.content.decode())]
+    assert levels and levels[0] == 1, (url, levels)
+    for before, after in zip(levels, levels[1:], strict=False):
+        assert after <= before + 1, (url, levels)
+
+
 def test_headings_never_skip_a_level(pages):
     for url, response in pages.items():
-        levels = [int(n) for n in re.findall(r"<h([1-6])[\s>]", response.content.decode())]
-        for before, after in zip(levels, levels[1:], strict=False):
-            assert after <= before + 1, (url, levels)
+        assert_headings_never_skip_a_level(url, response)
 
 
 def test_strict_content_security_policy_and_nothing_from_other_hosts(pages):

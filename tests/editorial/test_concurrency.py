@@ -10,16 +10,9 @@ from django.test import Client
 from comparisons.models import Comparison
 from editorial.revisions import latest_version_id
 from tests import factories as f
-from tests.admin_forms import (
-    change_url,
-    comparison_change_url,
-    comparison_form,
-    inline_rows,
-    post_vendor_page,
-    rows_on_page,
-    vendor_form,
-)
 from vendors.models import Vendor
+
+change_url, inline_rows, rows_on_page = f.admin_change_url, f.admin_inline_rows, f.admin_rows_on_page
 
 
 def user_in(group, django_user_model, name):
@@ -39,14 +32,14 @@ def test_two_concurrent_saves_of_one_vendor_keep_exactly_one(django_user_model):
     vendor = f.make_vendor(summary="Original")
     post_page_client = Client()
     post_page_client.force_login(f.make_superuser())
-    post_vendor_page(post_page_client, vendor)  # a first revision, as after any admin save
+    f.admin_post_vendor_page(post_page_client, vendor)  # a first revision, as after any admin save
 
     forms = []
     for name in ("alice", "bob"):
         client = Client()
         client.force_login(user_in("Editor", django_user_model, name))
         rows, initial = rows_on_page(client.get(change_url(vendor)))
-        data = vendor_form(vendor, summary=f"{name}'s summary")
+        data = f.vendor_admin_post(vendor, summary=f"{name}'s summary")
         for prefix, found in rows.items():
             data.update(inline_rows(prefix, found, initial[prefix]))
         forms.append((client, data))
@@ -85,11 +78,11 @@ def test_a_comparison_form_opened_before_two_saves_is_refused(admin_client):
     opened = latest_version_id(comparison)
 
     def submit(c, **fields):
-        rows, initial = rows_on_page(c.get(comparison_change_url(comparison)))
-        data = comparison_form(comparison, **fields)
+        rows, initial = rows_on_page(c.get(f.admin_change_url(comparison)))
+        data = f.comparison_admin_fields(comparison, **fields)
         for prefix, found in rows.items():
             data.update(inline_rows(prefix, found, initial[prefix]))
-        return c.post(comparison_change_url(comparison), data)
+        return c.post(f.admin_change_url(comparison), data)
 
     assert submit(admin_client, intro="First save").status_code == 302
     assert submit(admin_client, intro="Second save").status_code == 302

@@ -11,18 +11,20 @@ from reversion.models import Revision, Version
 from editorial import services
 from editorial.revisions import latest_version_id
 from tests import factories as f
-from tests.admin_forms import (
-    VENDOR_CHANGELIST as CHANGELIST,
-)
-from tests.admin_forms import (
-    change_url,
-    inline_rows,
-    post_vendor_page,
-    rows_on_page,
-    vendor_form,
-    workflow_url,
-)
 from vendors.models import FAQ, Fact, Vendor, VendorVersion
+
+CHANGELIST = "/admin/vendors/vendor/"
+change_url = f.admin_change_url
+inline_rows = f.admin_inline_rows
+rows_on_page = f.admin_rows_on_page
+post_vendor_page = f.admin_post_vendor_page
+workflow_url = f.admin_workflow_url
+
+
+def vendor_form(vendor, **overrides):
+    """The vendor's own fields; the caller adds the inline rows."""
+    return f.vendor_admin_post(vendor, **overrides)
+
 
 pytestmark = pytest.mark.django_db
 
@@ -249,6 +251,15 @@ class TestStates:
             f"Preview: Scheduled for {timezone.localtime(when):%-d %b %Y %H:%M}." in response.content.decode()
         )
         assert "private" in response["Cache-Control"] and "no-store" in response["Cache-Control"]
+
+    def test_an_editor_sees_a_scheduled_change_before_its_time(self, admin_client, visitor, live_trainium):
+        post_vendor_page(admin_client, live_trainium, edit=set_memory("288 GB HBM3e"))
+        when = timezone.now() + dt.timedelta(days=1)
+        f.publish(live_trainium, at=when)
+        text = admin_client.get("/vendors/aws-trainium/").content.decode()
+        banner = f"Preview: Live + changes scheduled for {timezone.localtime(when):%-d %b %Y %H:%M}."
+        assert banner in text and shows_memory(text, "288 GB HBM3e")
+        assert shows_memory(visitor.get("/vendors/aws-trainium/").content.decode(), "144 GB HBM3e")
 
     def test_preview_of_unpublished_changes_shows_the_working_copy(
         self, admin_client, visitor, live_trainium

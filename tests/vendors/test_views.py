@@ -2,26 +2,35 @@
 
 import datetime as dt
 import re
+from contextlib import contextmanager
 from html import unescape
 from pathlib import Path
+from unittest import mock
 
 import pytest
 from django.contrib.auth.models import Permission
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
+from editorial import services
 from tests.factories import (
     make_attribute,
     make_axis,
+    make_comparison,
+    make_event,
     make_fact,
     make_faq,
     make_lane,
+    make_published_vendors,
     make_score,
     make_source,
     make_vendor,
+    publish,
 )
 from vendors.demo import REFERENCE, load_demo
-from vendors.models import Vendor
+from vendors.models import Fact
 
 pytestmark = pytest.mark.django_db
 
@@ -92,6 +101,7 @@ class TestReferenceProfile:
             "Head-to-head comparisons",
             "Frequently asked questions",
             "Sources",
+            "Change log",
             "Ready to Find the Right AI Tools?",
         ]
         assert len(re.findall(r"<h1[^>]*>", page)) == 1
@@ -105,7 +115,11 @@ class TestReferenceProfile:
         assert "<svg" in page and "Scores out of 5: Performance 4, Scale-up 4" in page
 
     def test_facts_verified_and_vendor_stated_note(self, page):
-        assert "Facts verified 2026-10-31. Vendor performance figures are as stated by the vendor." in page
+        text = visible_text(page)
+        # Every fact of the reference was verified on 2026-10-31: one date, nothing unverified,
+        # and the date ends its sentence (no space before the full stop).
+        assert "Facts verified 2026-10-31. Vendor performance figures are as stated by the vendor." in text
+        assert "not yet verified" not in text
         assert page.count('class="stated"') == 2  # Memory and Scale-up are AWS's own figures
 
 
@@ -128,6 +142,7 @@ def test_a_fact_cites_its_own_sources_and_vendor_stated_is_marked(client):
     memory = make_attribute(name="Memory")
     make_fact(vendor=vendor, attribute=memory, value="144 GB", vendor_stated=True, sources=[first])
     make_fact(vendor=vendor, attribute=memory, value="4.9 TB/s", sources=[second, first])
+    publish(vendor)
     page = client.get(vendor.get_absolute_url()).content.decode()
     row = re.search(r"<th scope=\"row\">Memory</th>(.*?)</tr>", page, re.S).group(1)
     assert row.index("144 GB") < row.index("4.9 TB/s")  # one row, both claims, editor's order
@@ -150,6 +165,7 @@ def test_partial_scores_show_every_active_axis(client):
     make_axis(name="Software")
     make_axis(name="Retired axis", is_active=False)
     make_score(vendor=vendor, axis=scored, value=4, reason="Fast on **large** jobs.")
+    publish(vendor)
     page = client.get(vendor.get_absolute_url()).content.decode()
     assert "Total / 10" in page
     assert "not scored" in page
@@ -172,7 +188,9 @@ def test_alternatives_list_published_vendors_only_by_lane(client):
 def test_editor_markdown_never_runs_as_html(client):
     vendor = make_vendor(summary="<script>alert(1)</script>", verdict='<img src=x onerror="alert(1)">')
     make_faq(vendor=vendor, question="<b>Q</b>?", answer="[x](javascript:alert(1))")
+    publish(vendor)
     page = client.get(vendor.get_absolute_url()).content.decode()
+    assert "&lt;b&gt;Q&lt;/b&gt;?" in page  # the answer is on the page, as text
     assert "<script>alert(1)" not in page
     assert "<img src=x" not in page
     assert "<b>Q</b>" not in page
@@ -185,12 +203,8 @@ class TestDraftsNeverLeak:
         lane = make_lane(slug="inference-specialist")
         live = make_vendor(name="Live Chip", lane=lane)
         draft = make_vendor(name="Draft Chip", lane=lane, published=False)
-        scheduled = make_vendor(
-            name="Scheduled Chip",
-            lane=lane,
-            status=Vendor.Status.PUBLISHED,
-            published_at=timezone.now() + dt.timedelta(days=2),
-        )
+        scheduled = make_vendor(name="Scheduled Chip", lane=lane, published=False)
+        publish(scheduled, at=timezone.now() + dt.timedelta(days=2))
         return live, draft, scheduled
 
     @pytest.mark.parametrize("index", [1, 2])
@@ -209,17 +223,29 @@ class TestDraftsNeverLeak:
     def test_lane_count_counts_published_vendors_only(self, client, vendors):
         assert "1 vendor<" in client.get("/lanes/").content.decode()
 
-    def test_editor_previews_a_draft_with_banner_and_private_no_store(
-        self, client, vendors, django_user_model
-    ):
+    @pytest.fixture
+    def editor(self, client, django_user_model):
         editor = django_user_model.objects.create_user("ed", password="pw", is_staff=True)
         editor.user_permissions.add(Permission.objects.get(codename="change_vendor"))
         client.force_login(editor)
+        return editor
+
+    def test_editor_previews_a_draft_with_banner_and_private_no_store(self, client, vendors, editor):
         response = client.get(vendors[1].get_absolute_url())
         assert response.status_code == 200
-        assert "Draft: not public." in response.content.decode()
+        page = response.content.decode()
+        assert "Preview: Draft." in visible_text(page)
+        assert "Draft Chip" in visible_text(page)
         assert "private" in response["Cache-Control"] and "no-store" in response["Cache-Control"]
-        assert '<meta name="robots" content="noindex">' in response.content.decode()
+        assert '<meta name="robots" content="noindex">' in page
+
+    def test_editor_previews_a_scheduled_profile_with_its_publish_time(self, client, vendors, editor):
+        at = timezone.localtime(services.pending_version(vendors[2]).published_at)
+        response = client.get(vendors[2].get_absolute_url())
+        assert response.status_code == 200
+        # The admin's one format, "j M Y H:i", in the site's time zone (UTC in tests).
+        assert f"Preview: Scheduled for {at.day} {at:%b %Y %H:%M}." in visible_text(response.content.decode())
+        assert "no-store" in response["Cache-Control"]
 
     def test_staff_without_permission_gets_404(self, client, vendors, django_user_model):
         client.force_login(django_user_model.objects.create_user("st", password="pw", is_staff=True))
@@ -227,7 +253,9 @@ class TestDraftsNeverLeak:
 
     def test_published_page_has_no_banner_and_no_private_header(self, admin_client, vendors):
         response = admin_client.get(vendors[0].get_absolute_url())
-        assert "Draft: not public." not in response.content.decode()
+        assert "Live Chip" in response.content.decode()
+        assert "Preview:" not in response.content.decode()
+        assert "preview-banner" not in response.content.decode()
         assert "no-store" not in response.get("Cache-Control", "")
 
 
@@ -242,3 +270,357 @@ def test_alternatives_stay_short_however_many_vendors_a_lane_has(client):
     assert "Other 5" in text and "Other 6" not in text
     assert "All 9 other vendors in merchant GPU" in text
     assert "More in inference specialist." in text
+
+
+# --- Published versions: what visitors read, and when ------------------------------------------
+
+
+def names_in(html):
+    """Vendor names as listed on the vendor list and a lane page, in order."""
+    return re.findall(r'<h2>(?:<input[^>]*>)?<a href="/vendors/[^"]+/">([^<]+)</a></h2>', html)
+
+
+def ranking_names(html):
+    return re.findall(r'<th scope="row">(?:<input[^>]*>)?<a href="/vendors/[^"]+/">([^<]+)</a></th>', html)
+
+
+def entry_for(html, name):
+    """The visible text of the table row or card whose text starts with ``name``."""
+    for _, inner in re.findall(r"<(tr|li)\b[^>]*>(.*?)</\1>", html, re.S):
+        text = visible_text(inner)
+        if text.startswith(name + " "):
+            return text
+    raise AssertionError(f"no row or card for {name!r}")
+
+
+def compared_scores(html):
+    """The numbers in a comparison's first score row, one per column."""
+    row = re.search(r'<tr class="row-score">(.*?)</tr>', html, re.S).group(1)
+    return [int(n) for n in re.findall(r"<strong>(\d+)</strong>", row)]
+
+
+def glance(html):
+    """A profile's at-a-glance table (its change log names old values too)."""
+    return re.search(r'<table class="glance">.*?</table>', html, re.S).group(0)
+
+
+def profile_total(html):
+    return int(re.search(r'<td class="total">(\d+)</td>', html).group(1))
+
+
+@contextmanager
+def clock(moment):
+    """Every timezone.now() (the live/pending rule, publish times) reads ``moment``."""
+    with mock.patch("django.utils.timezone.now", return_value=moment):
+        yield
+
+
+class TestWorkingCopyStaysOffTheSiteUntilPublished:
+    """An editor's change to a live vendor reaches every public page only when published."""
+
+    @pytest.fixture
+    def world(self):
+        lane = make_lane(name="inference specialist", slug="inference-specialist")
+        axis = make_axis(name="Performance", slug="performance")
+        memory = make_attribute(name="Memory", slug="memory")
+        chip = make_vendor(name="Trn Chip", slug="trn-chip", lane=lane)
+        rival = make_vendor(name="Rival Chip", slug="rival-chip", lane=lane)
+        fact = make_fact(vendor=chip, attribute=memory, value="96 GB HBM3")
+        score = make_score(vendor=chip, axis=axis, value=2)
+        make_fact(vendor=rival, attribute=memory, value="64 GB HBM2e")
+        make_score(vendor=rival, axis=axis, value=3)
+        publish(chip)
+        publish(rival)
+        comparison = make_comparison(vendors=[chip, rival], slug="trn-vs-rival")
+        return chip, fact, score, comparison
+
+    URLS = {
+        "profile": "/vendors/trn-chip/",
+        "rankings": "/",
+        "vendor list": "/vendors/",
+        "lane": "/lanes/inference-specialist/",
+        "editorial comparison": "/compare/trn-vs-rival/",
+        "generated comparison": "/compare/vendors/rival-chip/trn-chip/",
+    }
+
+    def pages(self, client):
+        responses = {name: client.get(url) for name, url in self.URLS.items()}
+        for name, response in responses.items():
+            assert response.status_code == 200, name
+        return {name: response.content.decode() for name, response in responses.items()}
+
+    def edit(self, chip, fact, score):
+        fact.value = "144 GB HBM3e"
+        fact.save()
+        score.value = 5
+        score.save()
+        assert services.refresh_state(obj=chip) is True
+        chip.refresh_from_db()
+        assert chip.has_unpublished_changes
+
+    def assert_old(self, pages):
+        assert "96 GB HBM3" in glance(pages["profile"]) and "144 GB HBM3e" not in pages["profile"]
+        assert profile_total(pages["profile"]) == 2
+        assert ranking_names(pages["rankings"]) == ["Rival Chip", "Trn Chip"]
+        assert entry_for(pages["rankings"], "Trn Chip").startswith("Trn Chip 2 2 ")
+        assert names_in(pages["vendor list"]) == ["Rival Chip", "Trn Chip"]
+        assert "Total: 2 / 5" in entry_for(pages["vendor list"], "Trn Chip")
+        assert names_in(pages["lane"]) == ["Rival Chip", "Trn Chip"]
+        assert "Total: 2 / 5" in entry_for(pages["lane"], "Trn Chip")
+        for name in ("editorial comparison", "generated comparison"):
+            assert "96 GB HBM3" in pages[name] and "144 GB HBM3e" not in pages[name], name
+        assert compared_scores(pages["editorial comparison"]) == [2, 3]
+        assert compared_scores(pages["generated comparison"]) == [3, 2]  # columns in slug order
+
+    def assert_new(self, pages):
+        assert "144 GB HBM3e" in glance(pages["profile"]) and "96 GB HBM3" not in glance(pages["profile"])
+        assert profile_total(pages["profile"]) == 5
+        assert ranking_names(pages["rankings"]) == ["Trn Chip", "Rival Chip"]
+        assert entry_for(pages["rankings"], "Trn Chip").startswith("Trn Chip 5 5 ")
+        assert names_in(pages["vendor list"]) == ["Trn Chip", "Rival Chip"]
+        assert "Total: 5 / 5" in entry_for(pages["vendor list"], "Trn Chip")
+        assert names_in(pages["lane"]) == ["Trn Chip", "Rival Chip"]
+        assert "Total: 5 / 5" in entry_for(pages["lane"], "Trn Chip")
+        for name in ("editorial comparison", "generated comparison"):
+            assert "144 GB HBM3e" in pages[name] and "96 GB HBM3" not in pages[name], name
+        assert compared_scores(pages["editorial comparison"]) == [5, 3]
+        assert compared_scores(pages["generated comparison"]) == [3, 5]
+
+    def test_an_edit_shows_nowhere_until_published_then_everywhere(self, client, world):
+        chip, fact, score, comparison = world
+        self.assert_old(self.pages(client))
+        self.edit(chip, fact, score)
+        self.assert_old(self.pages(client))
+        publish(chip)
+        self.assert_new(self.pages(client))
+
+    def test_an_editor_previews_the_edit_while_visitors_and_live_see_the_old(
+        self, client, world, django_user_model
+    ):
+        chip, fact, score, comparison = world
+        self.edit(chip, fact, score)
+        editor = django_user_model.objects.create_user("ed", password="pw", is_staff=True)
+        editor.user_permissions.add(Permission.objects.get(codename="change_vendor"))
+        client.force_login(editor)
+        preview = client.get("/vendors/trn-chip/")
+        text = visible_text(preview.content.decode())
+        assert "Preview: Live + unpublished changes." in text
+        assert "144 GB HBM3e" in text
+        assert "no-store" in preview["Cache-Control"]
+        live = client.get("/vendors/trn-chip/?live").content.decode()
+        assert "96 GB HBM3" in live and "144 GB HBM3e" not in live
+        assert "Preview:" not in live
+
+    def test_a_scheduled_change_shows_once_its_time_has_come(self, client, world):
+        chip, fact, score, comparison = world
+        self.edit(chip, fact, score)
+        now = timezone.now()
+        version = publish(chip, at=now + dt.timedelta(hours=1))
+        assert not version.is_live
+        self.assert_old(self.pages(client))
+        with clock(now + dt.timedelta(minutes=59)):
+            self.assert_old(self.pages(client))
+        with clock(now + dt.timedelta(hours=2)):
+            self.assert_new(self.pages(client))
+
+
+class TestVerifiedDateIsTheOldestFactsDateEverywhere:
+    """One fact verified 2026-03-01, a newer one, one never verified; a score verified earlier
+    still does not count: only facts set the page's verified date."""
+
+    @pytest.fixture
+    def world(self):
+        lane = make_lane(name="merchant GPU", slug="merchant-gpu")
+        axis = make_axis(name="Performance")
+        alpha = make_vendor(name="Alpha Chip", slug="alpha-chip", lane=lane)
+        beta = make_vendor(name="Beta Chip", slug="beta-chip", lane=lane)
+        make_fact(vendor=alpha, value="oldest checked", verified_on=dt.date(2026, 3, 1))
+        make_fact(vendor=alpha, value="checked later", verified_on=dt.date(2026, 9, 15))
+        make_fact(vendor=alpha, value="never checked", verified_on=None)
+        make_score(vendor=alpha, axis=axis, value=3, verified_on=dt.date(2025, 1, 1))
+        make_fact(vendor=beta, verified_on=dt.date(2026, 11, 1))
+        make_score(vendor=beta, axis=axis, value=4)
+        publish(alpha)
+        publish(beta)
+        make_comparison(vendors=[alpha, beta], slug="alpha-vs-beta")
+        return alpha, beta
+
+    SAID = "Facts verified 2026-03-01; 1 fact not yet verified"
+
+    @pytest.mark.parametrize(
+        ("url", "expected"),
+        [
+            ("/vendors/alpha-chip/", f"{SAID}. Vendor performance figures"),
+            ("/", "2026-03-01; 1 fact not yet verified"),  # the column heading says "Verified"
+            ("/vendors/", SAID),
+            ("/lanes/merchant-gpu/", SAID),
+            ("/compare/alpha-vs-beta/", f"Alpha Chip: {SAID}"),
+            ("/compare/vendors/alpha-chip/beta-chip/", f"Alpha Chip: {SAID}"),
+        ],
+    )
+    def test_oldest_date_and_the_count_never_verified(self, client, world, url, expected):
+        response = client.get(url)
+        assert response.status_code == 200
+        page = response.content.decode()
+        if url.startswith("/vendors/alpha"):
+            shown = visible_text(page)
+        elif url.startswith("/compare/"):
+            shown = visible_text(re.search(r'<ul class="verified">(.*?)</ul>', page, re.S).group(1))
+            assert "Beta Chip: Facts verified 2026-11-01" in shown
+            assert "Beta Chip: Facts verified 2026-11-01;" not in shown  # all of Beta's facts verified
+        else:
+            shown = entry_for(page, "Alpha Chip")
+        assert expected in shown
+        assert "2026-09-15" not in shown and "2025-01-01" not in shown
+        assert "2 facts" not in shown
+
+    def test_verifying_the_last_fact_drops_the_count_on_the_next_publish(self, client, world):
+        alpha, beta = world
+        Fact.objects.filter(vendor=alpha, verified_on=None).update(verified_on=dt.date(2026, 10, 1))
+        assert "1 fact not yet verified" in entry_for(client.get("/").content.decode(), "Alpha Chip")
+        publish(alpha)
+        row = entry_for(client.get("/").content.decode(), "Alpha Chip")
+        assert row.endswith(" 2026-03-01")
+        assert "not yet verified" not in row
+
+
+# --- Query counts do not grow with the catalogue --------------------------------------------
+
+SIZE_PAGES = {
+    "profile": ("/vendors/featured-chip/", 7),
+    "rankings": ("/", 4),
+    "vendor list": ("/vendors/", 11),
+    "lane": ("/lanes/featured-lane/", 3),
+    "lanes": ("/lanes/", 1),
+}
+
+
+def queries_for(client, url):
+    with CaptureQueriesContext(connection) as context:
+        response = client.get(url)
+    assert response.status_code == 200
+    return len(context)
+
+
+@pytest.fixture
+def catalogue():
+    """A fully dressed vendor (facts, events, scores, FAQs, sources, a comparison, a change
+    log, a score history) among ``grow(n)`` published vendors in three lanes."""
+    lanes = [make_lane(slug="featured-lane"), make_lane(), make_lane()]
+    axes = [make_axis() for _ in range(5)]
+    attribute = make_attribute()
+    featured = make_vendor(name="Featured Chip", slug="featured-chip", lane=lanes[0])
+    sources = [make_source(), make_source()]
+    for _ in range(3):
+        make_fact(vendor=featured, attribute=attribute, sources=sources)
+    make_event(vendor=featured, sources=sources[:1])
+    scores = [make_score(vendor=featured, axis=axis, value=3, sources=sources[1:]) for axis in axes]
+    make_faq(vendor=featured, sources=sources)
+    publish(featured)
+    scores[0].value = 4
+    scores[0].save()
+    publish(featured, note="Rescored.")
+    total = 1
+
+    def grow(count):
+        nonlocal total
+        added = make_published_vendors(count - total, lanes=lanes, axes=axes, attribute=attribute)
+        total = count
+        return added
+
+    make_comparison(vendors=[featured, *grow(10)[:2]])
+    return grow
+
+
+def test_the_bulk_builder_writes_what_publishing_would(catalogue):
+    vendor = catalogue(12)[0]
+    assert services.state(vendor) == "Live"
+    assert services.refresh_state(obj=vendor) is False  # its version matches its working copy
+
+
+@pytest.mark.parametrize("name", SIZE_PAGES)
+def test_query_count_is_the_same_with_10_and_1000_published_vendors(client, catalogue, name):
+    url, expected = SIZE_PAGES[name]
+    small = queries_for(client, url)
+    catalogue(1000)
+    large = queries_for(client, url)
+    assert (small, large) == (expected, expected)
+
+
+# --- The public change log and score history -------------------------------------------------
+
+
+def change_log_entries(html):
+    """Each entry of the first change log on the page: [date, note or lines...]."""
+    log = re.search(r'<ol class="changes"[^>]*>(.*?)</ol>', html, re.S).group(1)
+    entries = []
+    for item in re.split(r"<li><h[23]>", log)[1:]:  # h2 on the change-log page, h3 on the profile
+        date = visible_text(re.search(r"(.*?)</h[23]>", item, re.S).group(1))
+        lines = [visible_text(p) for p in re.findall(r'<p(?: class="note")?>(.*?)</p>', item, re.S)]
+        lines += [visible_text(li) for li in re.findall(r"<li>(.*?)</li>", item, re.S)]
+        entries.append([date, *lines])
+    return entries
+
+
+class TestChangeLog:
+    @pytest.fixture
+    def vendor(self):
+        """First published on 4 May 2026, Memory changed on 14 Jul, the score on 20 Sep."""
+        moment = dt.datetime(2026, 5, 4, 9, 0, tzinfo=dt.UTC)
+        axis = make_axis(name="Software")
+        memory = make_attribute(name="Memory")
+        with clock(moment):
+            vendor = make_vendor(name="Neuron Chip", slug="neuron-chip", published=False)
+            fact = make_fact(vendor=vendor, attribute=memory, value="96 GB HBM3")
+            score = make_score(vendor=vendor, axis=axis, value=3)
+            publish(vendor, at=moment)
+        with clock(dt.datetime(2026, 7, 14, 9, 0, tzinfo=dt.UTC)):
+            fact.value = "144 GB HBM3e"
+            fact.save()
+            publish(vendor, note="Neuron added vLLM")
+        with clock(dt.datetime(2026, 9, 20, 9, 0, tzinfo=dt.UTC)):
+            score.value = 4
+            score.save()
+            publish(vendor)
+        return vendor
+
+    EXPECTED = [
+        ["20 Sep 2026", "Score Software: 3 -> 4"],
+        ["14 Jul 2026", "Neuron added vLLM", "Memory: 96 GB HBM3 -> 144 GB HBM3e"],
+        ["4 May 2026", "First published."],
+    ]
+
+    def test_change_log_page_lists_each_published_change_newest_first(self, client, vendor):
+        with clock(dt.datetime(2026, 10, 1, 9, 0, tzinfo=dt.UTC)):
+            response = client.get(reverse("vendors:changes", args=["neuron-chip"]))
+        assert response.status_code == 200
+        assert change_log_entries(response.content.decode()) == self.EXPECTED
+
+    def test_profile_shows_the_change_log_and_the_score_history(self, client, vendor):
+        with clock(dt.datetime(2026, 10, 1, 9, 0, tzinfo=dt.UTC)):
+            page = client.get("/vendors/neuron-chip/").content.decode()
+        section = re.search(r'<section aria-labelledby="change-log".*?</section>', page, re.S).group(0)
+        assert "<h2" in section and "Change log" in section
+        assert change_log_entries(section) == self.EXPECTED
+        history = re.search(r'<ul class="score-history"[^>]*>(.*?)</ul>', page, re.S).group(1)
+        assert [visible_text(li) for li in re.findall(r"<li>(.*?)</li>", history)] == [
+            "Software: 3 until Sep 2026, then 4"
+        ]
+
+    def test_a_scheduled_change_is_not_in_the_log_before_its_time(self, client, vendor):
+        now = dt.datetime(2026, 10, 1, 9, 0, tzinfo=dt.UTC)
+        with clock(now):
+            Fact.objects.filter(vendor=vendor).update(value="192 GB HBM3e")
+            publish(vendor, at=now + dt.timedelta(days=1), note="Trn3 announced")
+            before = change_log_entries(client.get("/vendors/neuron-chip/changes/").content.decode())
+        assert before == self.EXPECTED
+        with clock(now + dt.timedelta(days=2)):
+            entries = change_log_entries(client.get("/vendors/neuron-chip/changes/").content.decode())
+        assert entries == [
+            ["2 Oct 2026", "Trn3 announced", "Memory: 144 GB HBM3e -> 192 GB HBM3e"],
+            *self.EXPECTED,
+        ]
+
+    def test_a_vendor_never_published_has_no_change_log(self, client):
+        make_vendor(slug="secret-chip", published=False)
+        assert client.get("/vendors/secret-chip/changes/").status_code == 404
