@@ -492,6 +492,10 @@ SIZE_PAGES = {
     "vendor list": ("/vendors/", 11),
     "lane": ("/lanes/featured-lane/", 3),
     "lanes": ("/lanes/", 1),
+    "change log": ("/vendors/featured-chip/changes/", 2),
+    "comparisons": ("/compare/", 1),
+    "editorial comparison": ("/compare/featured-comparison/", 3),
+    "any-N comparison": ("/compare/vendors/featured-chip/second-chip/", 3),
 }
 
 
@@ -528,7 +532,11 @@ def catalogue():
         total = count
         return added
 
-    make_comparison(vendors=[featured, *grow(10)[:2]])
+    second = make_vendor(name="Second Chip", slug="second-chip", lane=lanes[1])
+    make_fact(vendor=second, attribute=attribute, sources=sources)
+    publish(second)
+    total += 1
+    make_comparison(slug="featured-comparison", vendors=[featured, second, *grow(10)[:1]])
     return grow
 
 
