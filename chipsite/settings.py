@@ -57,6 +57,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "editorial.cache.PublicGZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -64,6 +65,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
+    # Innermost, so that a page served from the cache still gets every header above.
+    "editorial.cache.PublicPageCacheMiddleware",
 ]
 
 ROOT_URLCONF = "chipsite.urls"
@@ -96,15 +99,27 @@ DATABASES = {
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
+    # Shared by every app server. If Redis is down, pages are still served, uncached
+    # (the backend fails open after a short timeout and logs it once).
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "editorial.cache_backends.FailOpenRedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": "chipsite",
+            "OPTIONS": {"socket_connect_timeout": 0.25, "socket_timeout": 0.25},
         }
     }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# Visitors' pages are cached under the content token (editorial/cache.py): fresh on the
+# next request after any write, whatever these say. They bound how long an entry is kept
+# (PAGE_CACHE_SECONDS) and how long browsers and CDNs may reuse a page before asking again.
+PAGE_CACHE_ENABLED = env_bool("PAGE_CACHE", True)
+PAGE_CACHE_SECONDS = int(os.environ.get("PAGE_CACHE_SECONDS", "3600"))
+PAGE_MAX_AGE = int(os.environ.get("PAGE_MAX_AGE", "30"))
+PAGE_STALE_WHILE_REVALIDATE = int(os.environ.get("PAGE_STALE_WHILE_REVALIDATE", "60"))
+PAGE_CACHE_SKIP_PREFIXES = ("/admin/", "/static/", "/media/")
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -82,6 +82,12 @@ class PublishedVersion(models.Model):
     changes = models.JSONField(
         default=list, blank=True, help_text="What changed since the previous version, in words."
     )
+    history = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="The change log up to and including this version, oldest first: the public "
+        "history travels with the version, so a page reads it with the version itself.",
+    )
     content_changed = models.BooleanField(
         default=True, help_text="False for a version that only moved verified dates."
     )

@@ -23,6 +23,10 @@ class Publication:
         """The version's indexed columns (slug, name, ...) taken from its document."""
         return {}
 
+    def history_entry(self, document):
+        """What the change log keeps of a version besides its date, changes and note."""
+        return {}
+
     def after_write(self, version):
         """Write the version's child rows (indexed scores, member vendors, ...)."""
 

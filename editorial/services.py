@@ -20,6 +20,7 @@ from django.template.defaultfilters import date as format_date
 from django.utils import timezone
 from reversion.models import Version
 
+from . import cache as page_cache
 from .diff import PUBLIC_SKIP, describe_changes
 from .registry import publication_for
 from .revisions import record_revision
@@ -82,13 +83,23 @@ def publish(*, obj, user, at=None, note=""):
         obj, user=user, comment="Published." if at <= now else f"Scheduled for {when(at)}."
     )
     document = publication.document(obj)
+    number, changes = _next_number(obj), _changes(obj, previous, revision_id)
+    entry = {
+        "number": number,
+        "published_at": at.isoformat(),
+        "changes": changes,
+        "note": note.strip(),
+        "first": previous is None,
+        **publication.history_entry(document),
+    }
     version = publication.version_model.objects.create(
         item=obj,
-        number=_next_number(obj),
+        number=number,
         published_at=at,
         created_by=user if user is not None and user.is_authenticated else None,
         note=note.strip(),
-        changes=_changes(obj, previous, revision_id),
+        changes=changes,
+        history=[*(previous.history if previous else []), entry],
         document=document,
         source_version_id=revision_id,
         **publication.columns(document),
@@ -98,6 +109,7 @@ def publish(*, obj, user, at=None, note=""):
         live.superseded_at = at
         live.save(update_fields=["superseded_at"])
     _set_state(obj, has_unpublished_changes=False, review_requested_at=None, review_requested_by=None)
+    page_cache.content_changed()
     return version
 
 
@@ -122,6 +134,7 @@ def unpublish(*, obj, user):
     live.save(update_fields=["superseded_at"])
     record_revision(obj, user=user, comment="Unpublished.")
     _set_state(obj, has_unpublished_changes=True)
+    page_cache.content_changed()
 
 
 @transaction.atomic
@@ -135,6 +148,7 @@ def cancel_schedule(*, obj, user):
     versions_of(obj).live(at=now).update(superseded_at=None)
     record_revision(obj, user=user, comment="Schedule cancelled.")
     refresh_state(obj=obj)
+    page_cache.content_changed()
 
 
 @transaction.atomic
@@ -157,6 +171,7 @@ def discard_changes(*, obj, user):
     publication.carry_verification(obj, live.document)
     record_revision(obj, user=user, comment="Unpublished changes discarded: back to the live version.")
     _set_state(obj, has_unpublished_changes=False, review_requested_at=None, review_requested_by=None)
+    page_cache.content_changed()  # a cancelled schedule changes what visitors will see
 
 
 @transaction.atomic
@@ -219,6 +234,7 @@ def refresh_verification(*, obj, user):
                 setattr(pending, name, value)
             pending.document = document
             pending.save(update_fields=["document", *columns])
+            page_cache.content_changed()
     live = live_version(obj, at=now)
     if live is None:
         return None
@@ -232,6 +248,7 @@ def refresh_verification(*, obj, user):
         superseded_at=live.superseded_at,
         created_by=user if user is not None and user.is_authenticated else None,
         content_changed=False,
+        history=live.history,
         document=document,
         source_version_id=live.source_version_id,
         **publication.columns(document),
@@ -239,6 +256,7 @@ def refresh_verification(*, obj, user):
     publication.after_write(version)
     live.superseded_at = now
     live.save(update_fields=["superseded_at"])
+    page_cache.content_changed()
     return version
 
 

@@ -165,6 +165,10 @@ class VendorPublication(Publication):
             "fact_count": verification.facts,
         }
 
+    def history_entry(self, document):
+        # Each version's scores, so the profile can say “Software: 3 until Oct 2026, then 4”.
+        return {"scores": {str(score["axis"]["id"]): score["value"] for score in document["scores"]}}
+
     def after_write(self, version):
         VersionScore.objects.bulk_create(
             VersionScore(version=version, axis_id=score["axis"]["id"], value=score["value"])

@@ -5,6 +5,7 @@ time span covers now (``VendorVersion.objects.live()``), and a profile is drawn 
 its version's document. A fixed number of queries per page, whatever the catalogue holds.
 """
 
+import datetime as dt
 from dataclasses import dataclass, field
 
 from django.conf import settings
@@ -13,15 +14,21 @@ from django.db.models.functions import Coalesce, RowNumber
 from django.template.defaultfilters import date as format_date
 from django.utils import timezone
 
+from editorial.cache import cached
+
 from .documents import read_document
-from .models import Axis, Lane, VendorVersion, VersionScore, score_total, total_max
+from .models import Axis, Lane, SiteSettings, VendorVersion, VersionScore, score_total, total_max
 
 ALTERNATIVES_PER_LANE = 6
 CHANGE_LOG_ON_PROFILE = 5
 
 
 def active_axes():
-    return list(Axis.objects.filter(is_active=True))
+    return cached("active-axes", lambda: list(Axis.objects.filter(is_active=True)))
+
+
+def site_settings():
+    return cached("site-settings", SiteSettings.load)
 
 
 def live_vendors():
@@ -115,10 +122,11 @@ class Profile:
         return any(row.score for row in self.score_rows)
 
 
-def build_profile(document, *, vendor_id, preview=False):
+def build_profile(document, *, vendor_id, history=(), live_lane_id=None):
     """Everything the profile page shows, from a document, footnotes numbered in page order.
 
-    ``document`` is the live version's, or the working copy's for an editor's preview.
+    ``document`` is the live version's, or the working copy's for an editor's preview;
+    ``history`` the live version's change log.
     """
     page = read_document(document)
     notes = Footnotes()
@@ -151,67 +159,74 @@ def build_profile(document, *, vendor_id, preview=False):
         stale_count=sum(fact.is_stale for fact in page.facts),
         freshness_days=settings.FRESHNESS_DAYS,
     )
-    _add_alternatives(profile, vendor_id=vendor_id, lane_id=page.vendor.lane.pk)
-    _add_history(profile, vendor_id=vendor_id, axes=axes)
+    _add_alternatives(profile, vendor_id=vendor_id, lane_id=page.vendor.lane.pk, live_lane_id=live_lane_id)
+    if history:
+        profile.change_log = change_log(history)[: CHANGE_LOG_ON_PROFILE + 1]
+        profile.score_history = score_history(history, axes=axes)
     return profile
 
 
-def _add_alternatives(profile, *, vendor_id, lane_id):
-    # At most a few per lane, so that a profile stays the same size however many vendors
-    # the site holds; the lane's own page lists the rest.
-    others = list(
+def alternatives_by_lane():
+    """The first few live vendors of every lane by name (one more than a profile shows, so
+    that it can leave itself out), each with its lane's size: one query, shared by every
+    profile through the content-token cache."""
+    return list(
         live_vendors()
-        .exclude(item_id=vendor_id)
         .select_related("lane")
         .annotate(
             rank_in_lane=Window(RowNumber(), partition_by=[F("lane_id")], order_by=[F("name").asc()]),
             in_lane=Window(Count("pk"), partition_by=[F("lane_id")]),
         )
-        .filter(rank_in_lane__lte=ALTERNATIVES_PER_LANE)
+        .filter(rank_in_lane__lte=ALTERNATIVES_PER_LANE + 1)
         .order_by("lane__position", "lane__name", "name")
-    )
-    profile.same_lane = [v for v in others if v.lane_id == lane_id]
-    profile.other_lanes = [v for v in others if v.lane_id != lane_id]
-    profile.same_lane_count = next((v.in_lane for v in others if v.lane_id == lane_id), 0)
-    profile.more_in_lanes = list(
-        {
-            v.lane_id: v.lane for v in others if v.lane_id != lane_id and v.in_lane > ALTERNATIVES_PER_LANE
-        }.values()
+        .defer("document", "history", "changes")
     )
 
 
-def change_log(*, vendor_id, limit=None):
-    """The published content changes of a vendor, newest first (verification-only versions left out)."""
-    versions = (
-        VendorVersion.objects.filter(item_id=vendor_id, content_changed=True)
-        .past()
-        .values("number", "published_at", "changes", "note")
-    )
-    entries = []
-    for row in versions[:limit] if limit else versions:
-        entries.append(ChangeLogEntry(first=row["number"] == 1, **row))
-    return entries
+def _add_alternatives(profile, *, vendor_id, lane_id, live_lane_id):
+    """At most a few per lane, so that a profile stays the same size however many vendors
+    the site holds; the lane's own page lists the rest. ``live_lane_id`` is the lane the
+    vendor is counted in among live vendors (None for a draft's preview)."""
+    lanes = {}
+    for version in cached("alternatives", alternatives_by_lane):
+        lane = lanes.setdefault(version.lane_id, {"lane": version.lane, "size": version.in_lane, "shown": []})
+        if version.item_id != vendor_id and len(lane["shown"]) < ALTERNATIVES_PER_LANE:
+            lane["shown"].append(version)
+    for lane_pk, lane in lanes.items():
+        lane["others"] = lane["size"] - (1 if lane_pk == live_lane_id else 0)
+    own = lanes.get(lane_id, {"shown": [], "others": 0})
+    profile.same_lane = own["shown"]
+    profile.same_lane_count = own["others"]
+    profile.other_lanes = [v for pk, lane in lanes.items() if pk != lane_id for v in lane["shown"]]
+    profile.more_in_lanes = [
+        lane["lane"] for pk, lane in lanes.items() if pk != lane_id and lane["others"] > ALTERNATIVES_PER_LANE
+    ]
 
 
-def score_history(*, vendor_id, axes):
+def change_log(history):
+    """A live version's ``history`` as change-log entries, newest first (verification-only
+    versions make none). It travels with the version: no query."""
+    return [
+        ChangeLogEntry(
+            number=entry["number"],
+            published_at=dt.datetime.fromisoformat(entry["published_at"]),
+            changes=entry["changes"],
+            note=entry["note"],
+            first=entry.get("first", entry["number"] == 1),
+        )
+        for entry in reversed(history)
+    ]
+
+
+def score_history(history, *, axes):
     """“Software: 3 until Oct 2026, then 4” for each active axis whose published score changed."""
-    rows = (
-        VersionScore.objects.filter(version__item_id=vendor_id, version__published_at__lte=timezone.now())
-        .order_by("version__published_at", "version__number")
-        .values_list("version_id", "version__published_at", "axis_id", "value")
-    )
-    versions, marks = [], {}
-    for version_id, published_at, axis_id, value in rows:
-        if not versions or versions[-1][0] != version_id:
-            versions.append((version_id, published_at))
-        marks[(version_id, axis_id)] = value
     lines = []
     for axis in axes:
         spans = []  # [value, went live]
-        for version_id, published_at in versions:
-            value = marks.get((version_id, axis.pk))
+        for entry in history:
+            value = entry.get("scores", {}).get(str(axis.pk))
             if value is not None and (not spans or spans[-1][0] != value):
-                spans.append([value, published_at])
+                spans.append([value, dt.datetime.fromisoformat(entry["published_at"])])
         if len(spans) < 2:
             continue
         parts = [
@@ -220,13 +235,6 @@ def score_history(*, vendor_id, axes):
         ]
         lines.append(f"{axis.name}: {', '.join(parts)}, then {spans[-1][0]}")
     return lines
-
-
-def _add_history(profile, *, vendor_id, axes):
-    if vendor_id is None:
-        return
-    profile.change_log = change_log(vendor_id=vendor_id, limit=CHANGE_LOG_ON_PROFILE + 1)
-    profile.score_history = score_history(vendor_id=vendor_id, axes=axes)
 
 
 RANKING_SORTS = {"name": "name", "lane": "lane__position", "total": "total", "verified": "verified_on"}

@@ -9,7 +9,7 @@ from editorial.views import PublishedPageMixin
 
 from . import selectors
 from .filters import VendorFilter
-from .models import Lane, SiteSettings, Vendor, total_max
+from .models import Lane, Vendor, total_max
 
 
 class VendorDetailView(PublishedPageMixin, TemplateView):
@@ -26,12 +26,18 @@ class VendorDetailView(PublishedPageMixin, TemplateView):
             document, vendor_id = publication_for(Vendor).document(working), working.pk
         else:
             document, vendor_id = version.document, version.item_id
-        profile = selectors.build_profile(document, vendor_id=vendor_id)
+        live = version if version is not None and version.item_id == vendor_id else None
+        profile = selectors.build_profile(
+            document,
+            vendor_id=vendor_id,
+            history=live.history if live else (),
+            live_lane_id=live.lane_id if live else None,
+        )
         context.update(
             vendor=profile.vendor,
             vendor_id=vendor_id,
             profile=profile,
-            site=SiteSettings.load(),
+            site=selectors.site_settings(),
             **self.preview_context(working, version),
         )
         return context
@@ -47,7 +53,7 @@ class ChangeLogView(TemplateView):
         version = selectors.live_version(slug=self.kwargs["slug"])
         if version is None:
             raise Http404("No such published page.")
-        context.update(version=version, entries=selectors.change_log(vendor_id=version.item_id))
+        context.update(version=version, entries=selectors.change_log(version.history))
         return context
 
 
@@ -64,7 +70,7 @@ class RankingsView(TemplateView):
             vendors=vendors,
             sort=sort or "-total",
             ignored_sort=None if sort else asked,
-            site=SiteSettings.load(),
+            site=selectors.site_settings(),
             total_max=total_max(len(axes)),
             # Total comes second so that a phone shows it without scrolling.
             columns=[("name", "Vendor"), ("total", "Total")]

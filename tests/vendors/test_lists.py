@@ -219,7 +219,7 @@ PAGES = {
     "vendor list filtered": ("/vendors/?lane={lane}&min_total=5&min_{axis}=2&q=e", 12),
     "lanes": ("/lanes/", 1),
     "lane": ("/lanes/{lane}/", 3),
-    "profile": ("/vendors/{vendor}/", 7),
+    "profile": ("/vendors/{vendor}/", 5),
 }
 
 

@@ -1,0 +1,181 @@
+"""Visitors' pages from the cache, fresh on the very next request after any write.
+
+Every cached page and every cached piece of reference data is stored under the site's
+*content token*: a short random string kept in the shared cache (Redis in production,
+so every app server reads the same one). It changes when
+
+- the workflow writes what visitors see (publish, schedule, unpublish, verification),
+  or an editor changes shared vocabulary (lanes, attributes, axes, site settings):
+  ``content_changed()`` deletes it once the transaction commits;
+- a scheduled version's time comes, or the day turns (stale marks follow the date):
+  the token carries the moment it stops being valid.
+
+A new token means new keys: nothing is ever served stale, and nothing needs a timeout
+to become fresh. Old entries simply age out of the cache.
+"""
+
+import datetime as dt
+import hashlib
+import logging
+import uuid
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db import transaction
+from django.http import HttpResponse, HttpResponseNotModified
+from django.middleware.gzip import GZipMiddleware
+from django.utils import timezone
+from django.utils.cache import patch_cache_control, patch_vary_headers
+from django.utils.http import quote_etag
+
+from .registry import publications
+
+log = logging.getLogger(__name__)
+
+TOKEN_KEY = "content-token"
+MAX_TOKEN_SECONDS = 24 * 3600
+
+
+def _next_change(now):
+    """When what visitors see changes by itself: the next scheduled version, or midnight."""
+    moments = []
+    for publication in publications():
+        pending = (
+            publication.version_model.objects.pending(at=now)
+            .order_by("published_at")
+            .values_list("published_at", flat=True)
+            .first()
+        )
+        if pending is not None:
+            moments.append(pending)
+    midnight = timezone.localtime(now).replace(hour=0, minute=0, second=0, microsecond=0)
+    moments.append(midnight + dt.timedelta(days=1))
+    return min(moments)
+
+
+def content_token():
+    """The current content token; a new one once the old one's time has passed."""
+    now = timezone.now()
+    token = cache.get(TOKEN_KEY)
+    if token and token["until"] > now.timestamp():
+        return token["value"]
+    until = _next_change(now)
+    token = {"value": uuid.uuid4().hex[:16], "until": until.timestamp()}
+    cache.set(
+        TOKEN_KEY, token, timeout=min(MAX_TOKEN_SECONDS, max(1, int(until.timestamp() - now.timestamp())))
+    )
+    return token["value"]
+
+
+def content_changed():
+    """What visitors may see has changed: every server makes a new token.
+
+    Now, and again once the transaction commits: a request that made a new token in
+    between may have cached what it read before the commit.
+    """
+    cache.delete(TOKEN_KEY)
+    transaction.on_commit(lambda: cache.delete(TOKEN_KEY))
+
+
+def cached(name, compute):
+    """``compute()``'s result, computed once per content token (shared reference data)."""
+    if not settings.PAGE_CACHE_ENABLED:
+        return compute()
+    key = f"data:{content_token()}:{name}"
+    value = cache.get(key)
+    if value is None:
+        value = compute()
+        cache.set(key, value, timeout=settings.PAGE_CACHE_SECONDS)
+    return value
+
+
+class PublicPageCacheMiddleware:
+    """Anonymous GET and HEAD requests for public pages, answered from the cache.
+
+    - A page is stored under the content token and its full path, so it is fresh on the
+      next request after a write; previews, pages that set cookies or vary on them, and
+      anything but a 200 are never stored.
+    - Every anonymous public response carries an ``ETag`` made of the token and the path,
+      and ``If-None-Match`` with it is answered ``304`` before any work is done.
+    - ``Cache-Control: public, max-age, stale-while-revalidate`` for visitors; a signed-in
+      user's pages are ``private, no-store``.
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if not settings.PAGE_CACHE_ENABLED or request.path.startswith(settings.PAGE_CACHE_SKIP_PREFIXES):
+            return self.get_response(request)
+        if request.method not in ("GET", "HEAD") or self._signed_in(request):
+            response = self.get_response(request)
+            if request.method in ("GET", "HEAD") and response.get("Cache-Control") is None:
+                patch_cache_control(response, private=True, no_store=True)
+            return response
+
+        digest = hashlib.sha256(request.get_full_path().encode()).hexdigest()[:24]
+        token = content_token()
+        etag = quote_etag(f"{token}-{digest[:12]}")
+        if etag in request.headers.get("If-None-Match", ""):
+            return self._public(HttpResponseNotModified(), etag)
+
+        key = f"page:{token}:{digest}"
+        stored = cache.get(key)
+        if stored is not None:
+            status, headers, content = stored
+            response = HttpResponse(content, status=status)
+            for header, value in headers:
+                response[header] = value
+            response["X-Page-Cache"] = "hit"
+            return self._public(response, etag)
+
+        response = self.get_response(request)
+        if self._storable(response):
+            headers = [(h, v) for h, v in response.items() if h.lower() in STORED_HEADERS]
+            cache.set(
+                key, (response.status_code, headers, response.content), timeout=settings.PAGE_CACHE_SECONDS
+            )
+            response["X-Page-Cache"] = "miss"
+            return self._public(response, etag)
+        return response
+
+    @staticmethod
+    def _signed_in(request):
+        # Without a session cookie nobody is signed in, and the session is never loaded.
+        if settings.SESSION_COOKIE_NAME not in request.COOKIES:
+            return False
+        return request.user.is_authenticated
+
+    @staticmethod
+    def _storable(response):
+        if response.status_code != 200 or response.streaming or response.cookies:
+            return False
+        control = response.get("Cache-Control", "")
+        if "private" in control or "no-store" in control:
+            return False
+        return "cookie" not in response.get("Vary", "").lower()
+
+    @staticmethod
+    def _public(response, etag):
+        response["ETag"] = etag
+        patch_cache_control(
+            response,
+            public=True,
+            max_age=settings.PAGE_MAX_AGE,
+            stale_while_revalidate=settings.PAGE_STALE_WHILE_REVALIDATE,
+        )
+        patch_vary_headers(response, ["Accept-Encoding"])
+        return response
+
+
+STORED_HEADERS = {"content-type", "content-language", "x-robots-tag"}
+
+
+class PublicGZipMiddleware(GZipMiddleware):
+    """Gzip for visitors' pages only: never the admin, never a response that varies on the
+    cookie (one with a CSRF token), so compression cannot leak a secret (BREACH)."""
+
+    def process_response(self, request, response):
+        if request.path.startswith("/admin/") or "cookie" in response.get("Vary", "").lower():
+            return response
+        return super().process_response(request, response)
