@@ -3,8 +3,10 @@
 import re
 from dataclasses import dataclass, field
 
-from django.db.models import Count, Exists, OuterRef, Q
+from django.db.models import Count, Q
+from django.urls import reverse
 
+from editorial.cache import cached
 from vendors.documents import read_document
 from vendors.models import score_total, total_max
 from vendors.selectors import Footnotes, active_axes, live_vendors
@@ -194,19 +196,43 @@ def editorial_for_exact_set(versions):
 COMPARISONS_ON_A_PROFILE = 6
 
 
+def live_comparisons_with_vendors():
+    """Every live comparison (title, summary, address) with its vendors' ids: one query,
+    shared by every profile through the content-token cache. Editorial comparisons are
+    written by hand, so there are tens of them, not thousands."""
+    rows = (
+        ComparisonVersion.objects.live().order_by("title").values_list("title", "slug", "summary", "vendors")
+    )
+    comparisons = {}
+    for title, slug, summary, vendor_id in rows:
+        entry = comparisons.setdefault(
+            slug, ProfileComparison(title=title, slug=slug, summary=summary, vendor_ids=set())
+        )
+        if vendor_id is not None:
+            entry.vendor_ids.add(vendor_id)
+    return list(comparisons.values())
+
+
+@dataclass
+class ProfileComparison:
+    title: str
+    slug: str
+    summary: str
+    vendor_ids: set
+
+    def get_absolute_url(self):
+        return reverse("comparisons:detail", kwargs={"slug": self.slug})
+
+
 def comparisons_for(vendor_id):
     """Live comparisons for a vendor's profile: those that include it first, then others.
 
     The reference profile lists a comparison it is not part of (Cerebras vs Groq vs
     SambaNova on AWS Trainium's page), so the others follow, up to a handful.
     """
-    through = ComparisonVersion.vendors.through
-    includes = Exists(through.objects.filter(comparisonversion_id=OuterRef("pk"), vendor_id=vendor_id))
-    return list(
-        ComparisonVersion.objects.live()
-        .annotate(includes_vendor=includes)
-        .order_by("-includes_vendor", "title")[:COMPARISONS_ON_A_PROFILE]
-    )
+    comparisons = cached("live-comparisons", live_comparisons_with_vendors)
+    ordered = sorted(comparisons, key=lambda c: (vendor_id not in c.vendor_ids, c.title))
+    return ordered[:COMPARISONS_ON_A_PROFILE]
 
 
 class SelectionError(ValueError):

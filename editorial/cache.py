@@ -130,7 +130,7 @@ class PublicPageCacheMiddleware:
             return self._public(response, etag)
 
         response = self.get_response(request)
-        if self._storable(response):
+        if self._storable(request, response):
             headers = [(h, v) for h, v in response.items() if h.lower() in STORED_HEADERS]
             cache.set(
                 key, (response.status_code, headers, response.content), timeout=settings.PAGE_CACHE_SECONDS
@@ -147,13 +147,13 @@ class PublicPageCacheMiddleware:
         return request.user.is_authenticated
 
     @staticmethod
-    def _storable(response):
+    def _storable(request, response):
         if response.status_code != 200 or response.streaming or response.cookies:
             return False
-        control = response.get("Cache-Control", "")
-        if "private" in control or "no-store" in control:
+        if request.META.get("CSRF_COOKIE_NEEDS_UPDATE"):  # it holds a CSRF token: one per visitor
             return False
-        return "cookie" not in response.get("Vary", "").lower()
+        control = response.get("Cache-Control", "")
+        return "private" not in control and "no-store" not in control
 
     @staticmethod
     def _public(response, etag):
@@ -164,7 +164,8 @@ class PublicPageCacheMiddleware:
             max_age=settings.PAGE_MAX_AGE,
             stale_while_revalidate=settings.PAGE_STALE_WHILE_REVALIDATE,
         )
-        patch_vary_headers(response, ["Accept-Encoding"])
+        # Signed-in editors get previews at the same address: a shared cache must tell them apart.
+        patch_vary_headers(response, ["Accept-Encoding", "Cookie"])
         return response
 
 
@@ -172,10 +173,10 @@ STORED_HEADERS = {"content-type", "content-language", "x-robots-tag"}
 
 
 class PublicGZipMiddleware(GZipMiddleware):
-    """Gzip for visitors' pages only: never the admin, never a response that varies on the
-    cookie (one with a CSRF token), so compression cannot leak a secret (BREACH)."""
+    """Gzip for the public pages only: never the admin, never a response that carries a CSRF
+    token, so compression cannot leak a secret beside reflected input (BREACH)."""
 
     def process_response(self, request, response):
-        if request.path.startswith("/admin/") or "cookie" in response.get("Vary", "").lower():
+        if request.path.startswith("/admin/") or request.META.get("CSRF_COOKIE_NEEDS_UPDATE"):
             return response
         return super().process_response(request, response)

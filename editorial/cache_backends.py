@@ -64,5 +64,8 @@ class FailOpenRedisCache(RedisCache):
     def has_key(self, key, version=None):
         return self._guard("has_key", False, key, version)
 
+    def clear(self):
+        return self._guard("clear", None)
+
     def touch(self, key, timeout=None, version=None):
         return self._guard("touch", False, key, timeout=timeout, version=version)

@@ -27,6 +27,7 @@ from reversion.admin import VersionAdmin
 from reversion.models import Version
 
 from . import services
+from .cache import content_changed
 from .diff import describe_changes, version_chain
 from .revisions import latest_version_id
 
@@ -225,6 +226,14 @@ class EditorialAdmin(VersionAdmin):
     def save_related(self, request, form, formsets, change):
         super().save_related(request, form, formsets, change)
         services.refresh_state(obj=form.instance)
+
+    def delete_model(self, request, obj):
+        super().delete_model(request, obj)
+        content_changed()  # a live item deleted takes its versions with it
+
+    def delete_queryset(self, request, queryset):
+        super().delete_queryset(request, queryset)
+        content_changed()
 
     def response_change(self, request, obj):
         response = super().response_change(request, obj)

@@ -5,6 +5,8 @@ from django.db.models import Count, OuterRef, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.utils.html import format_html_join
 
+from editorial.cache import content_changed
+
 from ..models import (
     Attribute,
     Axis,
@@ -16,8 +18,25 @@ from ..models import (
 from ..publishing import refresh_totals
 
 
+class ChangesPublicPages:
+    """For the shared vocabulary visitors' pages show live (lane names and descriptions,
+    axes, attribute order, site text): a save or delete makes every cached page fresh."""
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        content_changed()
+
+    def delete_model(self, request, obj):
+        super().delete_model(request, obj)
+        content_changed()
+
+    def delete_queryset(self, request, queryset):
+        super().delete_queryset(request, queryset)
+        content_changed()
+
+
 @admin.register(Lane)
-class LaneAdmin(admin.ModelAdmin):
+class LaneAdmin(ChangesPublicPages, admin.ModelAdmin):
     list_display = ["name", "slug", "position", "vendor_count"]
     list_editable = ["position"]
     list_filter = []
@@ -35,7 +54,7 @@ class LaneAdmin(admin.ModelAdmin):
 
 
 @admin.register(Attribute)
-class AttributeAdmin(admin.ModelAdmin):
+class AttributeAdmin(ChangesPublicPages, admin.ModelAdmin):
     list_display = ["name", "slug", "position"]
     list_editable = ["position"]
     list_filter = []
@@ -44,7 +63,7 @@ class AttributeAdmin(admin.ModelAdmin):
 
 
 @admin.register(Axis)
-class AxisAdmin(admin.ModelAdmin):
+class AxisAdmin(ChangesPublicPages, admin.ModelAdmin):
     list_display = ["name", "slug", "position", "is_active"]
     list_editable = ["position", "is_active"]
     list_filter = ["is_active"]
@@ -121,7 +140,7 @@ def _owner(cited):
 
 
 @admin.register(SiteSettings)
-class SiteSettingsAdmin(admin.ModelAdmin):
+class SiteSettingsAdmin(ChangesPublicPages, admin.ModelAdmin):
     list_display = ["__str__", "cta_heading"]
     list_filter = []
     search_fields = ["cta_heading", "callout_text"]

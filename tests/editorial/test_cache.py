@@ -1,0 +1,184 @@
+"""Visitors' pages from the cache: fresh on the next request after every write, 304s, headers."""
+
+import datetime as dt
+import gzip
+import logging
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+from django.utils.html import strip_tags
+
+from editorial import services
+from editorial.cache_backends import FailOpenRedisCache
+from tests import factories as f
+from vendors.services import mark_verified
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def page_cache(settings):
+    settings.PAGE_CACHE_ENABLED = True
+
+
+@pytest.fixture
+def trainium():
+    memory = f.make_attribute(name="Memory")
+    vendor = f.make_vendor(name="AWS Trainium", slug="aws-trainium")
+    f.make_fact(vendor=vendor, attribute=memory, value="144 GB HBM3e", verified_on=dt.date(2026, 9, 1))
+    f.publish(vendor)
+    return vendor
+
+
+def claim(response):
+    text = response.content.decode()
+    return (
+        text.split('<p class="claim">', 1)[1].split("<", 1)[0].strip()
+        if '<p class="claim">' in text
+        else None
+    )
+
+
+def text_of(response):
+    return " ".join(strip_tags(response.content.decode()).split())
+
+
+def edit_memory(vendor, value):
+    vendor.facts.update(value=value)
+    services.refresh_state(obj=vendor)
+
+
+PAGES = ["/", "/vendors/", "/vendors/aws-trainium/", "/lanes/", "/compare/"]
+
+
+@pytest.mark.parametrize("url", PAGES)
+def test_a_second_visit_is_served_from_the_cache_without_a_query(visitor, trainium, url):
+    first = visitor.get(url)
+    assert first["X-Page-Cache"] == "miss"
+    with CaptureQueriesContext(connection) as queries:
+        second = visitor.get(url)
+    assert second["X-Page-Cache"] == "hit"
+    assert len(queries) == 0
+    assert second.content == first.content
+    assert second["Content-Security-Policy"] == first["Content-Security-Policy"]
+
+
+def test_a_publish_is_on_the_very_next_request(visitor, trainium):
+    assert claim(visitor.get("/vendors/aws-trainium/")) == "144 GB HBM3e"
+    edit_memory(trainium, "288 GB HBM3e")
+    assert claim(visitor.get("/vendors/aws-trainium/")) == "144 GB HBM3e"  # saved, not published
+    f.publish(trainium)
+    response = visitor.get("/vendors/aws-trainium/")
+    assert response["X-Page-Cache"] == "miss"
+    assert claim(response) == "288 GB HBM3e"
+
+
+def test_a_verification_is_on_the_very_next_request(visitor, trainium, superuser):
+    assert "Facts verified 2026-09-01" in text_of(visitor.get("/vendors/aws-trainium/"))
+    mark_verified(user=superuser, vendors=type(trainium).objects.filter(pk=trainium.pk))
+    today = f"{timezone.localdate():%Y-%m-%d}"
+    assert f"Facts verified {today}" in text_of(visitor.get("/vendors/aws-trainium/"))
+    assert today in text_of(visitor.get("/"))
+
+
+def test_unpublishing_takes_the_cached_page_down_at_once(visitor, trainium, superuser):
+    assert visitor.get("/vendors/aws-trainium/").status_code == 200
+    services.unpublish(obj=trainium, user=superuser)
+    assert visitor.get("/vendors/aws-trainium/").status_code == 404
+    assert "AWS Trainium" not in visitor.get("/").content.decode()
+
+
+def test_a_revert_leaves_the_cached_page_as_it_is(visitor, admin_client, trainium):
+    from reversion.models import Version
+
+    edit_memory(trainium, "288 GB HBM3e")
+    f.publish(trainium)
+    first = Version.objects.get_for_object(trainium).order_by("pk").first()
+    cached = visitor.get("/vendors/aws-trainium/")
+    admin_client.post(f"/admin/vendors/vendor/{trainium.pk}/history/{first.pk}/")
+    response = visitor.get("/vendors/aws-trainium/")
+    assert claim(response) == claim(cached) == "288 GB HBM3e"
+
+
+def test_a_scheduled_change_is_served_when_its_time_comes(visitor, trainium, monkeypatch):
+    edit_memory(trainium, "288 GB HBM3e")
+    at = timezone.now() + dt.timedelta(hours=2)
+    f.publish(trainium, at=at)
+    assert claim(visitor.get("/vendors/aws-trainium/")) == "144 GB HBM3e"
+    assert visitor.get("/vendors/aws-trainium/")["X-Page-Cache"] == "hit"
+    monkeypatch.setattr(timezone, "now", lambda: at + dt.timedelta(seconds=1))
+    assert claim(visitor.get("/vendors/aws-trainium/")) == "288 GB HBM3e"
+
+
+def test_renaming_a_lane_in_the_admin_refreshes_the_pages_that_show_it(visitor, admin_client, trainium):
+    lane = trainium.lane
+    assert lane.name in visitor.get("/lanes/").content.decode()
+    data = {"name": "Renamed lane", "slug": lane.slug, "description": "", "position": lane.position}
+    assert admin_client.post(f"/admin/vendors/lane/{lane.pk}/change/", data).status_code == 302
+    assert "Renamed lane" in visitor.get("/lanes/").content.decode()
+
+
+def test_an_unchanged_page_answers_304_to_its_etag(visitor, trainium):
+    response = visitor.get("/vendors/aws-trainium/")
+    etag = response["ETag"]
+    again = visitor.get("/vendors/aws-trainium/", headers={"if-none-match": etag})
+    assert again.status_code == 304 and again["ETag"] == etag
+    edit_memory(trainium, "288 GB HBM3e")
+    f.publish(trainium)
+    changed = visitor.get("/vendors/aws-trainium/", headers={"if-none-match": etag})
+    assert changed.status_code == 200 and changed["ETag"] != etag
+
+
+def test_visitors_pages_may_be_kept_by_shared_caches_and_signed_in_pages_may_not(
+    visitor, admin_client, trainium
+):
+    control = visitor.get("/vendors/aws-trainium/")["Cache-Control"]
+    assert "public" in control and "max-age=" in control and "stale-while-revalidate=" in control
+    signed_in = admin_client.get("/vendors/aws-trainium/")
+    assert "private" in signed_in["Cache-Control"] and "no-store" in signed_in["Cache-Control"]
+    assert "X-Page-Cache" not in signed_in
+
+
+def test_a_preview_is_never_cached_for_visitors(visitor, admin_client, trainium):
+    edit_memory(trainium, "288 GB HBM3e")
+    assert claim(admin_client.get("/vendors/aws-trainium/")) == "288 GB HBM3e"
+    assert claim(visitor.get("/vendors/aws-trainium/")) == "144 GB HBM3e"
+
+
+def test_visitors_pages_are_gzipped_and_carry_no_csrf_token(visitor, trainium):
+    response = visitor.get("/vendors/aws-trainium/", headers={"accept-encoding": "gzip"})
+    assert response["Content-Encoding"] == "gzip"
+    html = gzip.decompress(response.content).decode()
+    assert "AWS Trainium" in html and "csrfmiddlewaretoken" not in html
+    assert "csrftoken" not in response.cookies
+
+
+def test_admin_pages_are_never_gzipped(admin_client, trainium):
+    response = admin_client.get("/admin/vendors/vendor/", headers={"accept-encoding": "gzip"})
+    assert response.status_code == 200
+    assert "Content-Encoding" not in response
+
+
+def test_without_redis_pages_are_still_served_and_the_outage_is_logged_once(
+    settings, visitor, trainium, caplog
+):
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "editorial.cache_backends.FailOpenRedisCache",
+            "LOCATION": "redis://127.0.0.1:1/0",  # nothing listens there
+            "OPTIONS": {"socket_connect_timeout": 0.1, "socket_timeout": 0.1},
+        }
+    }
+    from django.core.cache import caches
+
+    from editorial import cache_backends
+
+    cache_backends._down = False
+    assert isinstance(caches["default"], FailOpenRedisCache)
+    with caplog.at_level(logging.ERROR, logger="chipsite.cache"):
+        for _ in range(3):
+            assert claim(visitor.get("/vendors/aws-trainium/")) == "144 GB HBM3e"
+    outages = [r for r in caplog.records if "unreachable" in r.getMessage()]
+    assert len(outages) == 1
