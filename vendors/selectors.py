@@ -9,7 +9,7 @@ import datetime as dt
 from dataclasses import dataclass, field
 
 from django.conf import settings
-from django.db.models import Count, F, OuterRef, Prefetch, Subquery, Window
+from django.db.models import Count, F, FilteredRelation, OuterRef, Prefetch, Q, Subquery, Window
 from django.db.models.functions import Coalesce, RowNumber
 from django.template.defaultfilters import date as format_date
 from django.utils import timezone
@@ -241,33 +241,40 @@ RANKING_SORTS = {"name": "name", "lane": "lane__position", "total": "total", "ve
 
 
 def rankings(*, sort="-total", axes):
-    """Live vendors with their active scores and totals, sorted on the server.
+    """Live vendors sorted on the server, as a queryset to paginate.
 
     ``sort`` is a key of RANKING_SORTS or ``axis-<slug>``, with a leading "-" for
     descending. Vendors with no value sort last either way. Returns (vendors, sort
     actually used): an unknown sort falls back to the default.
     """
-    queryset = with_active_scores(live_vendors().select_related("lane"))
+    queryset = live_vendors().select_related("lane").defer("document", "history", "changes")
     descending = sort.startswith("-")
     key = sort.removeprefix("-")
     axis_slugs = {f"axis-{axis.slug}": axis for axis in axes}
     if key in axis_slugs:
+        # A LEFT JOIN on the axis's score (indexed on axis, value), so vendors it has not
+        # scored stay in the list, last.
         queryset = queryset.annotate(
-            sort_value=Subquery(
-                VersionScore.objects.filter(version=OuterRef("pk"), axis=axis_slugs[key]).values("value")[:1]
-            )
-        )
+            axis_score=FilteredRelation("scores", condition=Q(scores__axis=axis_slugs[key]))
+        ).annotate(sort_value=F("axis_score__value"))
         expression = F("sort_value")
     elif key in RANKING_SORTS:
         expression = F(RANKING_SORTS[key])
     else:
         return rankings(sort="-total", axes=axes)[0], None
     ordered = expression.desc(nulls_last=True) if descending else expression.asc(nulls_last=True)
-    vendors = list(queryset.order_by(ordered, "name"))
-    for vendor in vendors:
-        by_axis = {score.axis_id: score for score in vendor.active_scores}
-        vendor.score_cells = [by_axis.get(axis.pk) for axis in axes]
-    return vendors, sort
+    return queryset.order_by(ordered, "name", "pk"), sort
+
+
+def add_score_cells(versions, *, axes):
+    """Give each version of a page its ``score_cells``, one per active axis: one query."""
+    versions = list(versions)
+    scores = {}
+    for score in VersionScore.objects.filter(version__in=versions, axis__in=axes):
+        scores[(score.version_id, score.axis_id)] = score
+    for version in versions:
+        version.score_cells = [scores.get((version.pk, axis.pk)) for axis in axes]
+    return versions
 
 
 def active_total_max():
@@ -287,4 +294,10 @@ def lanes_with_vendor_counts():
 
 
 def lane_vendors(lane):
-    return list(live_vendors().filter(lane=lane).order_by(F("total").desc(nulls_last=True), "name"))
+    """A lane's live vendors, best total first, as a queryset to paginate."""
+    return (
+        live_vendors()
+        .filter(lane=lane)
+        .defer("document", "history", "changes")
+        .order_by(F("total").desc(nulls_last=True), "name", "pk")
+    )

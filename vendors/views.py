@@ -57,6 +57,10 @@ class ChangeLogView(TemplateView):
         return context
 
 
+RANKINGS_PER_PAGE = 50
+LANE_PER_PAGE = 50
+
+
 class RankingsView(TemplateView):
     template_name = "vendors/rankings.html"
 
@@ -65,9 +69,11 @@ class RankingsView(TemplateView):
         asked = self.request.GET.get("sort", "-total")[:60]
         axes = selectors.active_axes()
         vendors, sort = selectors.rankings(sort=asked, axes=axes)
+        page = Paginator(vendors, RANKINGS_PER_PAGE).get_page(self.request.GET.get("page"))
+        selectors.add_score_cells(page.object_list, axes=axes)
         context.update(
             axes=axes,
-            vendors=vendors,
+            page_obj=page,
             sort=sort or "-total",
             ignored_sort=None if sort else asked,
             site=selectors.site_settings(),
@@ -97,7 +103,8 @@ class LaneDetailView(DetailView):
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        context["vendors"] = selectors.lane_vendors(self.object)
+        vendors = selectors.lane_vendors(self.object)
+        context["page_obj"] = Paginator(vendors, LANE_PER_PAGE).get_page(self.request.GET.get("page"))
         context["total_max"] = selectors.active_total_max()
         return context
 

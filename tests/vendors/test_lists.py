@@ -6,6 +6,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from tests import factories as f
 from tests.factories import (
     make_attribute,
     make_axis,
@@ -134,7 +135,7 @@ class TestVendorList:
             make_vendor(name=f"Extra {n:02}", lane=lane)
         first = client.get("/vendors/?sort=name").content.decode()
         assert len(names_in(first)) == 20
-        assert "Page 1 of 2" in first
+        assert "page 1 of 2" in first and "1–20 of " in first
         assert 'href="?sort=name&amp;page=2"' in first
         second = client.get("/vendors/?sort=name&page=2").content.decode()
         assert len(names_in(second)) == 10
@@ -213,12 +214,12 @@ def count_queries(client, url):
 
 
 PAGES = {
-    "rankings": ("/", 4),
-    "rankings sorted by an axis": ("/?sort=-axis-{axis}", 4),
+    "rankings": ("/", 5),
+    "rankings sorted by an axis": ("/?sort=-axis-{axis}", 5),
     "vendor list": ("/vendors/", 11),
     "vendor list filtered": ("/vendors/?lane={lane}&min_total=5&min_{axis}=2&q=e", 12),
     "lanes": ("/lanes/", 1),
-    "lane": ("/lanes/{lane}/", 3),
+    "lane": ("/lanes/{lane}/", 4),
     "profile": ("/vendors/{vendor}/", 5),
 }
 
@@ -238,3 +239,38 @@ def test_query_count_is_pinned_and_does_not_grow_with_the_data(client, name, dja
     large = fill(url)
     with django_assert_num_queries(expected):
         assert client.get(large).status_code == 200
+
+
+@pytest.mark.django_db
+class TestLongLists:
+    """Rankings and lane pages come in pages of 50, saying where the reader is."""
+
+    @pytest.fixture
+    def many(self):
+        lanes = [make_lane(slug="big-lane")]
+        axes = [f.make_axis(slug="speed", name="Speed")]
+        return f.make_published_vendors(120, lanes=lanes, axes=axes)
+
+    def test_rankings_show_50_at_a_time_and_say_which(self, client, many):
+        first = client.get("/").content.decode()
+        assert first.count('class="pick"') == 50
+        assert "1–50 of 120" in first and 'href="?page=2"' in first
+        third = client.get("/?page=3").content.decode()
+        assert third.count('class="pick"') == 20 and "101–120 of 120" in third
+
+    def test_sorting_keeps_across_pages_and_an_axis_sort_puts_unscored_last(self, client, many):
+        unscored = make_vendor(name="Unscored Chip", lane=many[0].lane)
+        page = client.get("/?sort=-axis-speed&page=2").content.decode()
+        assert 'href="?sort=-axis-speed&amp;page=3"' in page
+        last = client.get("/?sort=-axis-speed&page=3").content.decode()
+        assert names_in_rankings(last)[-1] == unscored.name
+        ascending = client.get("/?sort=axis-speed&page=3").content.decode()
+        assert names_in_rankings(ascending)[-1] == unscored.name
+
+    def test_a_lane_page_shows_50_at_a_time(self, client, many):
+        page = client.get("/lanes/big-lane/?page=2").content.decode()
+        assert page.count("<h2><a") == 50 and "51–100 of 120" in page
+
+
+def names_in_rankings(html):
+    return re.findall(r'aria-label="Compare ([^"]+)"', html)

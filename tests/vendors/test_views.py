@@ -488,9 +488,9 @@ class TestVerifiedDateIsTheOldestFactsDateEverywhere:
 
 SIZE_PAGES = {
     "profile": ("/vendors/featured-chip/", 5),
-    "rankings": ("/", 4),
+    "rankings": ("/", 5),
     "vendor list": ("/vendors/", 11),
-    "lane": ("/lanes/featured-lane/", 3),
+    "lane": ("/lanes/featured-lane/", 4),
     "lanes": ("/lanes/", 1),
     "change log": ("/vendors/featured-chip/changes/", 1),
     "comparisons": ("/compare/", 1),
