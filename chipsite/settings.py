@@ -119,7 +119,10 @@ PAGE_CACHE_ENABLED = env_bool("PAGE_CACHE", True)
 PAGE_CACHE_SECONDS = int(os.environ.get("PAGE_CACHE_SECONDS", "3600"))
 PAGE_MAX_AGE = int(os.environ.get("PAGE_MAX_AGE", "30"))
 PAGE_STALE_WHILE_REVALIDATE = int(os.environ.get("PAGE_STALE_WHILE_REVALIDATE", "60"))
-PAGE_CACHE_SKIP_PREFIXES = ("/admin/", "/static/", "/media/")
+PAGE_CACHE_SKIP_PREFIXES = ("/admin/", "/static/", "/media/", "/bench/")
+
+# bench/load.py serves a trivial view beside the pages, as the ceiling to compare with.
+BENCHMARK = env_bool("BENCHMARK")
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

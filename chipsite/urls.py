@@ -9,5 +9,14 @@ urlpatterns = [
     path("", include("comparisons.urls")),
 ]
 
+if settings.BENCHMARK:
+    from django.http import HttpResponse
+
+    def trivial(request):
+        """The ceiling the benchmark compares every page with: the same stack, no work."""
+        return HttpResponse("ok", content_type="text/plain")
+
+    urlpatterns += [path("bench/trivial/", trivial)]
+
 if settings.DEBUG:
     urlpatterns += static(settings.MEDIA_URL, document_root=settings.MEDIA_ROOT)

@@ -1,0 +1,468 @@
+"""The site under load: every page type at 10, 1,000 and 10,000 vendors, cold and warm.
+
+Run with ``make bench`` (or ``python bench/load.py --sizes 10,1000,10000``). Needs
+PostgreSQL and Redis (the machine's defaults are used), ``wrk`` and gunicorn. It
+
+1. makes a throwaway PostgreSQL database, loads the demo, and grows a synthetic catalogue
+   (facts for every attribute with cited sources, events, scores, FAQs) to each size;
+2. serves the real site with gunicorn (2 sync workers) and the production settings
+   (DEBUG off, whitenoise, Redis), beside a trivial view in the same process;
+3. drives every page type with wrk, cold (page cache off: every request renders) and
+   warm (page cache on), and the trivial view in the same server run;
+4. writes requests per second, p50, p99, query count, bytes, the server's CPU time per
+   request, the ratio to the trivial view, and the machine's load to docs/benchmarks.md.
+
+Ratios to the trivial view are what to read: they cancel the machine's speed. No test
+asserts a timing; CI runs this at the smallest size (``--smoke``) to keep it working.
+"""
+
+import argparse
+import datetime as dt
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+DATABASE = os.environ.get("BENCH_DATABASE", "chipsite_bench")
+PG = os.environ.get("BENCH_PG", "postgres://postgres@127.0.0.1:5432")
+REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/15")
+WORKERS = 2
+CONNECTIONS = 4
+
+os.environ.update(
+    DJANGO_SETTINGS_MODULE="chipsite.settings",
+    DATABASE_URL=f"{PG}/{DATABASE}",
+    SECRET_KEY="bench-only-secret-key-not-for-production-0123456789",
+    ALLOWED_HOSTS="127.0.0.1,localhost,testserver",
+    REDIS_URL=REDIS_URL,
+    SECURE_COOKIES="0",
+    BENCHMARK="1",
+)
+
+
+def fresh_database():
+    import psycopg
+
+    with psycopg.connect(f"{PG}/postgres", autocommit=True) as connection:
+        connection.execute(f'DROP DATABASE IF EXISTS "{DATABASE}" WITH (FORCE)')
+        connection.execute(f'CREATE DATABASE "{DATABASE}"')
+
+
+def setup_django():
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+    from editorial.demo import load_demo
+
+    load_demo()
+
+
+# --- the synthetic catalogue ---------------------------------------------------------------
+
+
+def grow(to_size):
+    """Add synthetic vendors until ``to_size`` vendors are live, each fully dressed and published."""
+    from django.db import transaction
+    from django.utils import timezone
+
+    from editorial.registry import publication_for
+    from vendors.models import (
+        FAQ,
+        Attribute,
+        Axis,
+        Event,
+        Fact,
+        FactCitation,
+        Lane,
+        Score,
+        Source,
+        Vendor,
+        VendorVersion,
+        VersionScore,
+    )
+    from vendors.publishing import vendor_documents
+
+    have = VendorVersion.objects.live().count()
+    lanes, axes = list(Lane.objects.all()), list(Axis.objects.filter(is_active=True))
+    attributes = list(Attribute.objects.all())
+    publication = publication_for(Vendor)
+    now = timezone.now() - dt.timedelta(minutes=1)
+    chunk = 500
+    for start in range(have, to_size, chunk):
+        count = min(chunk, to_size - start)
+        with transaction.atomic():
+            vendors = Vendor.objects.bulk_create(
+                Vendor(
+                    name=f"Synthetic chip {n:05}",
+                    slug=f"synthetic-{n:05}",
+                    company=f"Synthetic Company {n}",
+                    lane=lanes[n % len(lanes)],
+                    summary="A synthetic vendor for the benchmark.",
+                    alternative_blurb="Teams that need a benchmark.",
+                    has_unpublished_changes=False,
+                )
+                for n in range(start, start + count)
+            )
+            sources = Source.objects.bulk_create(
+                Source(
+                    title=f"Datasheet of {v.name}", publisher="Example", url=f"https://example.com/{v.slug}"
+                )
+                for v in vendors
+            )
+            facts = Fact.objects.bulk_create(
+                Fact(vendor=v, attribute=a, value=f"{a.name} of {v.name}", verified_on=now.date(), position=i)
+                for v in vendors
+                for i, a in enumerate(attributes)
+            )
+            source_of = {v.pk: s for v, s in zip(vendors, sources, strict=True)}
+            FactCitation.objects.bulk_create(
+                FactCitation(cited=f, source=source_of[f.vendor_id]) for f in facts
+            )
+            Event.objects.bulk_create(
+                Event(
+                    vendor=v, date=dt.date(2026, m, 1), precision="month", text=f"Milestone {m}.", position=m
+                )
+                for v in vendors
+                for m in (3, 6, 9)
+            )
+            Score.objects.bulk_create(
+                Score(vendor=v, axis=a, value=1 + (v.pk + a.pk) % 5) for v in vendors for a in axes
+            )
+            FAQ.objects.bulk_create(
+                FAQ(vendor=v, question=f"Question {q}?", answer="An answer.", position=q)
+                for v in vendors
+                for q in (1, 2, 3)
+            )
+            documents = vendor_documents(Vendor.objects.filter(pk__in=[v.pk for v in vendors]))
+            versions = VendorVersion.objects.bulk_create(
+                VendorVersion(
+                    item_id=pk,
+                    number=1,
+                    published_at=now,
+                    document=document,
+                    history=[
+                        {
+                            "number": 1,
+                            "published_at": now.isoformat(),
+                            "changes": [],
+                            "note": "",
+                            "first": True,
+                            **publication.history_entry(document),
+                        }
+                    ],
+                    **publication.columns(document),
+                )
+                for pk, document in documents.items()
+            )
+            VersionScore.objects.bulk_create(
+                VersionScore(version=version, axis_id=score["axis"]["id"], value=score["value"])
+                for version in versions
+                for score in version.document["scores"]
+            )
+
+
+# --- measuring -------------------------------------------------------------------------------
+
+
+def pages(size):
+    last = max(1, -(-size // 50))
+    return {
+        "trivial view": "/bench/trivial/",
+        "profile": "/vendors/aws-trainium/",
+        "change log": "/vendors/aws-trainium/changes/",
+        "rankings, page 1": "/",
+        f"rankings, page {last}": f"/?page={last}",
+        "rankings by an axis": "/?sort=-axis-software",
+        "lane": "/lanes/inference-specialist/",
+        "vendor list": "/vendors/",
+        "vendor list, filtered": "/vendors/?lane=inference-specialist&min_total=10&q=e",
+        "editorial comparison": "/compare/google-tpu-vs-aws-trainium-vs-nvidia-gpu/",
+        "any-N comparison": "/compare/vendors/aws-trainium/google-tpu/nvidia/",
+        "comparisons": "/compare/",
+    }
+
+
+def queries_and_bytes(urls):
+    """Each page's query count (page cache off) and its size, through Django's test client."""
+    from django.db import connection
+    from django.test import Client, override_settings
+    from django.test.utils import CaptureQueriesContext, setup_test_environment
+
+    setup_test_environment()
+    client, found = Client(), {}
+    with override_settings(PAGE_CACHE_ENABLED=False):
+        for name, url in urls.items():
+            with CaptureQueriesContext(connection) as queries:
+                response = client.get(url)
+            assert response.status_code == 200, (url, response.status_code)
+            found[name] = (len(queries), len(response.content))
+    return found
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """gunicorn with the production settings; ``cache`` turns the page cache on or off."""
+
+    def __init__(self, *, cache, static_root, port=None):
+        self.port = port or free_port()
+        env = {
+            **os.environ,
+            "DEBUG": "0",
+            "PAGE_CACHE": "1" if cache else "0",
+            "STATIC_ROOT": str(static_root),
+        }
+        self.process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "gunicorn",
+                "chipsite.wsgi",
+                "--workers",
+                str(WORKERS),
+                "--bind",
+                f"127.0.0.1:{self.port}",
+                "--log-level",
+                "warning",
+            ],  # fmt: skip
+            cwd=ROOT,
+            env=env,
+        )
+        self.url = f"http://127.0.0.1:{self.port}"
+        for _ in range(100):
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
+                    break
+            except OSError:
+                time.sleep(0.1)
+
+    def cpu_seconds(self):
+        """User and system time of the master and its workers so far (from /proc)."""
+        ticks = os.sysconf("SC_CLK_TCK")
+        total = 0.0
+        pids = [self.process.pid]
+        children = Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children")
+        if children.exists():
+            pids += [int(pid) for pid in children.read_text().split()]
+        for pid in pids:
+            try:
+                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            except FileNotFoundError:
+                continue
+            total += (int(fields[11]) + int(fields[12])) / ticks
+        return total
+
+    def stop(self):
+        self.process.send_signal(signal.SIGTERM)
+        self.process.wait(timeout=30)
+
+
+def wrk(url, duration):
+    out = subprocess.run(
+        ["wrk", "-t1", f"-c{CONNECTIONS}", f"-d{duration}s", "--latency", url],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+    total = int(re.search(r"(\d+) requests in", out).group(1))
+    latency = {}
+    for percent in ("50", "99"):
+        value, unit = re.search(rf"\s{percent}%\s+([\d.]+)(us|ms|s)", out).groups()
+        latency[percent] = float(value) * {"us": 0.001, "ms": 1, "s": 1000}[unit]
+    errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    return {"rps": rps, "requests": total, "p50": latency["50"], "p99": latency["99"], "errors": errors}
+
+
+def drive(server, urls, duration):
+    results = {}
+    for name, path in urls.items():
+        subprocess.run(["curl", "-s", "-o", "/dev/null", server.url + path], check=True)  # prime
+        cpu = server.cpu_seconds()
+        result = wrk(server.url + path, duration)
+        if result["errors"]:
+            raise SystemExit(f"{name}: {result['errors'].group(0)}")
+        result["cpu_ms"] = 1000 * (server.cpu_seconds() - cpu) / max(1, result["requests"])
+        results[name] = result
+    return results
+
+
+def measure(size, *, duration, static_root):
+    urls = pages(size)
+    counts = queries_and_bytes(urls)
+    load_before = os.getloadavg()[0]
+    runs = {}
+    for mode, cache in (("cold", False), ("warm", True)):
+        server = Server(cache=cache, static_root=static_root)
+        try:
+            runs[mode] = drive(server, urls, duration)
+        finally:
+            server.stop()
+    return {"counts": counts, "runs": runs, "load": (load_before, os.getloadavg()[0])}
+
+
+def freshness_across_servers(static_root):
+    """A publish through one app server is served by another on the very next request."""
+    import urllib.parse
+    import urllib.request
+    from http.cookiejar import CookieJar
+
+    from django.contrib.auth import get_user_model
+
+    from editorial import services
+    from vendors.models import Vendor
+
+    user = get_user_model().objects.filter(username="bench-publisher").first()
+    if user is None:
+        user = get_user_model().objects.create_superuser("bench-publisher", "b@example.com", "bench-pw")
+    vendor = Vendor.objects.get(slug="aws-trainium")
+    a, b = Server(cache=True, static_root=static_root), Server(cache=True, static_root=static_root)
+    try:
+        page = b.url + "/vendors/aws-trainium/"
+        before = urllib.request.urlopen(page).read().decode()  # noqa: S310 (loopback)
+        urllib.request.urlopen(page).read()  # noqa: S310  now cached on b's side
+        marker = f"Freshness check {time.time():.0f}"
+        vendor.summary = marker
+        vendor.save()
+        services.refresh_state(obj=vendor)
+        opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(CookieJar()))
+        login = opener.open(a.url + "/admin/login/").read().decode()
+        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', login).group(1)
+        data = {
+            "csrfmiddlewaretoken": token,
+            "username": "bench-publisher",
+            "password": "bench-pw",
+            "next": "/admin/",
+        }
+        opener.open(a.url + "/admin/login/", urllib.parse.urlencode(data).encode())
+        change = opener.open(f"{a.url}/admin/vendors/vendor/{vendor.pk}/change/").read().decode()
+        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', change).group(1)
+        opener.open(
+            f"{a.url}/admin/vendors/vendor/{vendor.pk}/workflow/publish/",
+            urllib.parse.urlencode({"csrfmiddlewaretoken": token, "note": ""}).encode(),
+        )
+        after = urllib.request.urlopen(page).read().decode()  # noqa: S310
+        return marker not in before and marker in after
+    finally:
+        a.stop()
+        b.stop()
+
+
+# --- the report ------------------------------------------------------------------------------
+
+
+def report(results, *, duration):
+    from django.db import connection
+
+    lines = [
+        "# Benchmarks",
+        "",
+        f"Made by `make bench` (`bench/load.py`) on {dt.date.today():%Y-%m-%d}: gunicorn with {WORKERS} sync",
+        f"workers and the production settings (DEBUG off, PostgreSQL {connection.pg_version // 10000},",
+        f"Redis), driven by `wrk -t1 -c{CONNECTIONS} -d{duration}s` from the same "
+        f"{os.cpu_count()}-core machine.",
+        "**Cold**: page cache off, every request renders. **Warm**: page cache on. The ratio is the",
+        "page's requests per second over the trivial view's in the same server run: read ratios, not",
+        "seconds. CPU is the server's user and system time per request (gunicorn master and workers).",
+        "Queries are counted with the page cache off; bytes are the uncompressed HTML.",
+        "",
+    ]
+    for size, result in results.items():
+        load = result["load"]
+        lines += [
+            f"## {size:,} published vendors",
+            "",
+            f"Machine load (1-minute average) {load[0]:.2f} before and {load[1]:.2f} after this size's runs.",
+            "",
+            "| page | queries | bytes | cold req/s | cold p50 ms | cold p99 ms | cold ratio | cold CPU ms |"
+            " warm req/s | warm p50 ms | warm p99 ms | warm ratio |",
+            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        ]
+        cold, warm = result["runs"]["cold"], result["runs"]["warm"]
+        for name, (queries, size_bytes) in result["counts"].items():
+            c, w = cold[name], warm[name]
+            lines.append(
+                f"| {name} | {queries} | {size_bytes:,} | {c['rps']:.0f} | {c['p50']:.1f} | {c['p99']:.1f} | "
+                f"{c['rps'] / cold['trivial view']['rps']:.3f} | {c['cpu_ms']:.1f} | {w['rps']:.0f} | "
+                f"{w['p50']:.1f} | {w['p99']:.1f} | {w['rps'] / warm['trivial view']['rps']:.3f} |"
+            )
+        lines.append("")
+    if len(results) > 1:
+        small, large = min(results), max(results)
+        lines += [
+            f"## Growth from {small:,} to {large:,} vendors (cold p50)",
+            "",
+            "| page | growth |",
+            "|---|---:|",
+        ]
+        for name in results[small]["counts"]:
+            if name in results[large]["runs"]["cold"]:
+                a = results[small]["runs"]["cold"][name]["p50"]
+                b = results[large]["runs"]["cold"][name]["p50"]
+                lines.append(f"| {name} | {100 * (b - a) / a:+.0f} % |")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", default="10,1000,10000")
+    parser.add_argument("--duration", type=int, default=5, help="seconds of wrk per page and mode")
+    parser.add_argument("--output", default=str(ROOT / "docs" / "benchmarks.md"))
+    parser.add_argument("--smoke", action="store_true", help="smallest size, 1 s a page, nothing written")
+    args = parser.parse_args()
+    sizes = [10] if args.smoke else [int(s) for s in args.sizes.split(",")]
+    duration = 1 if args.smoke else args.duration
+
+    began, cpu = time.perf_counter(), time.process_time()
+    static_root = Path(tempfile.mkdtemp(prefix="chipsite-static-"))
+    os.environ["STATIC_ROOT"] = str(static_root)
+    subprocess.run(
+        [sys.executable, "manage.py", "collectstatic", "--no-input", "-v0"],
+        cwd=ROOT,
+        env=os.environ,
+        check=True,
+    )
+    fresh_database()
+    setup_django()
+    results = {}
+    for size in sizes:
+        grow(size)
+        results[size] = measure(size, duration=duration, static_root=static_root)
+        print(f"measured {size:,} vendors", flush=True)
+    fresh = freshness_across_servers(static_root)
+    print(f"a publish through one server is served fresh by the other: {'yes' if fresh else 'NO'}")
+    text = report(results, duration=duration)
+    text += (
+        "\n## Freshness across app servers\n\nTwo gunicorn instances on different ports, one PostgreSQL, one "
+        "Redis: a profile cached by the second, then published through the first's admin, is served "
+        f"fresh by the second on the very next request: **{'yes' if fresh else 'no'}**.\n"
+    )
+    text += (
+        f"\nThe whole run took {time.perf_counter() - began:.0f} s of wall time and "
+        f"{time.process_time() - cpu:.0f} s of this process's CPU time (building the catalogue).\n"
+    )
+    print(text)
+    if not args.smoke:
+        Path(args.output).write_text(text)
+    if not fresh:
+        raise SystemExit("A publish through one app server was not served fresh by the other.")
+
+
+if __name__ == "__main__":
+    main()
