@@ -53,12 +53,18 @@ def _next_change(now):
     return min(moments)
 
 
+def _valid(token):
+    """The token's value while its time has not passed, else None."""
+    if token and token["until"] > timezone.now().timestamp():
+        return token["value"]
+    return None
+
+
 def content_token():
     """The current content token; a new one once the old one's time has passed."""
     now = timezone.now()
-    token = cache.get(TOKEN_KEY)
-    if token and token["until"] > now.timestamp():
-        return token["value"]
+    if value := _valid(cache.get(TOKEN_KEY)):
+        return value
     until = _next_change(now)
     token = {"value": uuid.uuid4().hex[:16], "until": until.timestamp()}
     cache.set(
@@ -114,15 +120,18 @@ class PublicPageCacheMiddleware:
             return response
 
         digest = hashlib.sha256(request.get_full_path().encode()).hexdigest()[:24]
-        token = content_token()
+        key = f"page:{digest}"
+        # One round trip for the token and the page; the page is stored with the token it
+        # was made under, and only served under that same token.
+        found = cache.get_many([TOKEN_KEY, key])
+        token = _valid(found.get(TOKEN_KEY)) or content_token()
         etag = quote_etag(f"{token}-{digest[:12]}")
         if etag in request.headers.get("If-None-Match", ""):
             return self._public(HttpResponseNotModified(), etag)
 
-        key = f"page:{token}:{digest}"
-        stored = cache.get(key)
-        if stored is not None:
-            status, headers, content = stored
+        stored = found.get(key)
+        if stored is not None and stored[0] == token:
+            _, status, headers, content = stored
             response = HttpResponse(content, status=status)
             for header, value in headers:
                 response[header] = value
@@ -132,9 +141,8 @@ class PublicPageCacheMiddleware:
         response = self.get_response(request)
         if self._storable(request, response):
             headers = [(h, v) for h, v in response.items() if h.lower() in STORED_HEADERS]
-            cache.set(
-                key, (response.status_code, headers, response.content), timeout=settings.PAGE_CACHE_SECONDS
-            )
+            entry = (token, response.status_code, headers, response.content)
+            cache.set(key, entry, timeout=settings.PAGE_CACHE_SECONDS)
             response["X-Page-Cache"] = "miss"
             return self._public(response, etag)
         return response
