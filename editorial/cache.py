@@ -20,7 +20,7 @@ import logging
 import uuid
 
 from django.conf import settings
-from django.core.cache import cache
+from django.core.cache import cache, caches
 from django.db import transaction
 from django.http import HttpResponse, HttpResponseNotModified
 from django.middleware.gzip import GZipMiddleware
@@ -79,8 +79,18 @@ def content_changed():
     Now, and again once the transaction commits: a request that made a new token in
     between may have cached what it read before the commit.
     """
-    cache.delete(TOKEN_KEY)
-    transaction.on_commit(lambda: cache.delete(TOKEN_KEY))
+
+    def forget():
+        cache.delete(TOKEN_KEY)
+        if layer := _local_layer():
+            layer.announce()  # every process drops its own copies
+
+    forget()
+    transaction.on_commit(forget)
+
+
+def _local_layer():
+    return getattr(caches["default"], "local", None)
 
 
 def cached(name, compute):
@@ -121,15 +131,24 @@ class PublicPageCacheMiddleware:
 
         digest = hashlib.sha256(request.get_full_path().encode()).hexdigest()[:24]
         key = f"page:{digest}"
-        # One round trip for the token and the page; the page is stored with the token it
-        # was made under, and only served under that same token.
-        found = cache.get_many([TOKEN_KEY, key])
-        token = _valid(found.get(TOKEN_KEY)) or content_token()
+        layer = _local_layer()  # with Redis: this process's own copies (cache_backends.LocalLayer)
+        token, generation = layer.current() if layer else (None, 0)
+        stored = layer.page(token, digest) if token else None
+        if stored is None:
+            # One round trip for the token and the page; the page is stored with the token
+            # it was made under, and only served under that same token.
+            found = cache.get_many([TOKEN_KEY, key])
+            token = _valid(found.get(TOKEN_KEY))
+            if token and layer:
+                layer.remember(found[TOKEN_KEY], generation)
+            token = token or content_token()
+            stored = found.get(key)
+            if stored is not None and stored[0] == token and layer:
+                layer.keep(token, digest, stored, generation)
         etag = quote_etag(f"{token}-{digest[:12]}")
         if etag in request.headers.get("If-None-Match", ""):
             return self._public(HttpResponseNotModified(), etag)
 
-        stored = found.get(key)
         if stored is not None and stored[0] == token:
             _, status, headers, content = stored
             response = HttpResponse(content, status=status)
@@ -143,6 +162,8 @@ class PublicPageCacheMiddleware:
             headers = [(h, v) for h, v in response.items() if h.lower() in STORED_HEADERS]
             entry = (token, response.status_code, headers, response.content)
             cache.set(key, entry, timeout=settings.PAGE_CACHE_SECONDS)
+            if layer:
+                layer.keep(token, digest, entry, generation)
             response["X-Page-Cache"] = "miss"
             return self._public(response, etag)
         return response

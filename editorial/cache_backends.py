@@ -5,26 +5,35 @@ logged once when it starts and once when it ends, not on every request.
 """
 
 import logging
+import os
+import threading
+import time
+from collections import OrderedDict
 
 from django.core.cache.backends.redis import RedisCache, RedisCacheClient
 
 log = logging.getLogger("chipsite.cache")
 
 _down = False
+_state = threading.Lock()
 
 
 def _failed(error):
     global _down
-    if not _down:
-        log.error("The cache (Redis) is unreachable; serving pages uncached until it is back: %s", error)
-    _down = True
+    with _state:
+        if not _down:
+            log.error("The cache (Redis) is unreachable; serving pages uncached until it is back: %s", error)
+        _down = True
 
 
 def _worked():
     global _down
-    if _down:
-        log.warning("The cache (Redis) is back.")
-    _down = False
+    if not _down:
+        return
+    with _state:
+        if _down:
+            log.warning("The cache (Redis) is back.")
+        _down = False
 
 
 class ReusingRedisCacheClient(RedisCacheClient):
@@ -47,6 +56,7 @@ class FailOpenRedisCache(RedisCache):
     def __init__(self, server, params):
         super().__init__(server, params)
         self._class = ReusingRedisCacheClient
+        self.local = LocalLayer(self)
 
     def _guard(self, method, default, *args, **kwargs):
         try:
@@ -89,3 +99,88 @@ class FailOpenRedisCache(RedisCache):
 
     def touch(self, key, timeout=None, version=None):
         return self._guard("touch", False, key, timeout=timeout, version=version)
+
+
+CHANNEL = "chipsite:content-changed"
+LOCAL_PAGES = 512  # pages kept in each process
+
+
+class LocalLayer:
+    """Per-process copies of the content token and of cached pages, so that a warm page
+    costs no round trip to Redis.
+
+    A thread in each process listens on a Redis channel; every server announces there
+    each change of what visitors see (editorial.cache.content_changed), and the copies
+    are dropped on the spot. While the listener is not subscribed (Redis down or just
+    restarted) nothing is served from here: every request asks Redis, as without this layer.
+    """
+
+    def __init__(self, backend):
+        self.backend = backend
+        self.lock = threading.Lock()
+        self.generation = 0
+        self.subscribed = False
+        self.pid = None
+        self.token = None
+        self.pages = OrderedDict()
+
+    def _ensure_listening(self):
+        if self.pid != os.getpid():  # a new process (gunicorn forks): listen from here
+            with self.lock:
+                if self.pid != os.getpid():
+                    self.pid, self.subscribed, self.token = os.getpid(), False, None
+                    self.pages.clear()
+                    threading.Thread(target=self._listen, name="content-changes", daemon=True).start()
+
+    def _listen(self):
+        while True:
+            try:
+                pubsub = self.backend._cache.get_client(write=True).pubsub(ignore_subscribe_messages=True)
+                pubsub.subscribe(CHANNEL)
+                self.subscribed = True
+                for message in pubsub.listen():
+                    if message["type"] == "message":
+                        self.forget()
+            except Exception as error:  # noqa: BLE001  any client error: fall back, then retry
+                _failed(error)
+            self.subscribed = False
+            self.forget()
+            time.sleep(1)
+
+    def forget(self):
+        with self.lock:
+            self.generation += 1
+            self.token = None
+            self.pages.clear()
+
+    def current(self):
+        """(token value or None, generation) from this process's copy."""
+        self._ensure_listening()
+        token = self.token
+        if not self.subscribed or token is None or token["until"] <= time.time():
+            return None, self.generation
+        return token["value"], self.generation
+
+    def remember(self, token, generation):
+        with self.lock:
+            if self.subscribed and token and generation == self.generation:
+                self.token = token
+
+    def page(self, token, digest):
+        return self.pages.get((token, digest))
+
+    def keep(self, token, digest, entry, generation):
+        with self.lock:
+            if not self.subscribed or generation != self.generation:
+                return
+            self.pages[(token, digest)] = entry
+            self.pages.move_to_end((token, digest))
+            while len(self.pages) > LOCAL_PAGES:
+                self.pages.popitem(last=False)
+
+    def announce(self):
+        try:
+            self.backend._cache.get_client(write=True).publish(CHANNEL, "1")
+        except Exception as error:  # noqa: BLE001
+            _failed(error)
+        self.forget()

@@ -182,3 +182,47 @@ def test_without_redis_pages_are_still_served_and_the_outage_is_logged_once(
             assert claim(visitor.get("/vendors/aws-trainium/")) == "144 GB HBM3e"
     outages = [r for r in caplog.records if "unreachable" in r.getMessage()]
     assert len(outages) == 1
+
+
+def redis_reachable():
+    import socket
+
+    try:
+        with socket.create_connection(("127.0.0.1", 6379), timeout=0.2):
+            return True
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not redis_reachable(), reason="needs Redis on 127.0.0.1:6379 (CI has it)")
+def test_with_redis_a_warm_page_costs_no_round_trip_and_a_publish_drops_every_copy(
+    settings, visitor, trainium, monkeypatch
+):
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "editorial.cache_backends.FailOpenRedisCache",
+            "LOCATION": "redis://127.0.0.1:6379/14",
+            "KEY_PREFIX": "chipsite-tests",
+        }
+    }
+    import time
+
+    from django.core.cache import caches
+
+    backend = caches["default"]
+    backend.clear()
+    visitor.get("/vendors/aws-trainium/")  # starts the listener
+    for _ in range(50):
+        if backend.local.subscribed:
+            break
+        time.sleep(0.05)
+    assert claim(visitor.get("/vendors/aws-trainium/")) == "144 GB HBM3e"  # now kept in this process
+    calls = []
+    monkeypatch.setattr(type(backend), "get_many", lambda *args, **kwargs: calls.append(args) or {})
+    assert visitor.get("/vendors/aws-trainium/")["X-Page-Cache"] == "hit"
+    assert calls == []
+    monkeypatch.undo()
+    edit_memory(trainium, "288 GB HBM3e")
+    f.publish(trainium)
+    assert claim(visitor.get("/vendors/aws-trainium/")) == "288 GB HBM3e"
+    backend.clear()
