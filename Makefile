@@ -11,7 +11,7 @@ PYTHON ?= $(shell for p in python3.14 python3.13 python3.12 python3 python; do \
 	command -v $$p >/dev/null 2>&1 && $$p -c 'import sys; sys.exit(sys.version_info < (3, 12))' 2>/dev/null \
 	&& { echo $$p; break; }; done)
 
-.PHONY: run test check bench clean
+.PHONY: run test check bench bench-smoke bench-pages clean
 
 $(BIN)/python:
 	@if [ -z "$(PYTHON)" ]; then \
@@ -47,6 +47,15 @@ check: $(VENV)/.installed
 clean:
 	rm -rf $(VENV) db.sqlite3 staticfiles .pytest_cache
 
-## Query counts and time ratios of the public pages at 19 and 1,009 vendors
+## The site under load (gunicorn, wrk, PostgreSQL, Redis) at 10, 1,000 and 10,000 vendors:
+## writes docs/benchmarks.md
 bench: $(VENV)/.installed
+	$(BIN)/python bench/load.py --sizes 10,1000,10000
+
+## The same at the smallest size, a page a second, nothing written (CI runs it)
+bench-smoke: $(VENV)/.installed
+	$(BIN)/python bench/load.py --smoke
+
+## Query counts and in-process time ratios at 19 and 1,009 vendors, on SQLite
+bench-pages: $(VENV)/.installed
 	SECRET_KEY=bench-only-secret-key DEBUG=1 $(BIN)/python bench/pages.py

@@ -199,7 +199,9 @@ def queries_and_bytes(urls):
     from django.test import Client, override_settings
     from django.test.utils import CaptureQueriesContext, setup_test_environment
 
-    setup_test_environment()
+    if not getattr(queries_and_bytes, "ready", False):
+        setup_test_environment()
+        queries_and_bytes.ready = True
     client, found = Client(), {}
     with override_settings(PAGE_CACHE_ENABLED=False):
         for name, url in urls.items():

@@ -189,6 +189,9 @@ REVISIONS_KEEP_LAST = int(os.environ.get("REVISIONS_KEEP_LAST", "20"))
 LOGO_MAX_BYTES = int(os.environ.get("LOGO_MAX_BYTES", 2 * 1024 * 1024))
 LOGO_MAX_PIXELS = int(os.environ.get("LOGO_MAX_PIXELS", 4096 * 4096))
 DATA_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
+# A long profile posts every row of its inlines back (six fields a row): 1,000 (Django's
+# default) refused the save of a profile with about 170 rows.
+DATA_UPLOAD_MAX_NUMBER_FIELDS = 10_000
 
 LOGGING = {
     "version": 1,

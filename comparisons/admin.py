@@ -11,7 +11,7 @@ from django.db.models import Case, Count, OuterRef, Subquery, When
 from django.forms.models import BaseModelFormSet, modelform_defines_fields, modelformset_factory
 
 from editorial.workflow import PUBLISHING_FIELDSET, EditorialAdmin, EditorialForm
-from vendors.admin import CitedInline, CitesSources, FillsPositions, PositionedInlineForm
+from vendors.admin import CitedInline, CitesSources, FillsPositions, PositionedInlineForm, ResolvesChoicesOnce
 from vendors.models import Vendor
 
 from .models import (
@@ -253,7 +253,7 @@ class ComparisonFAQInline(CitedInline):
 
 
 @admin.register(Comparison)
-class ComparisonAdmin(FillsPositions, CitesSources, EditorialAdmin):
+class ComparisonAdmin(ResolvesChoicesOnce, FillsPositions, CitesSources, EditorialAdmin):
     form = ComparisonAdminForm
     list_display = ["title", "vendor_count", "updated_at"]
     list_filter = []

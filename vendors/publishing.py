@@ -50,19 +50,16 @@ def vendor_documents(queryset):
 
 def _with_rows(queryset):
     plain_sources = Prefetch("sources", queryset=Source.objects.order_by())
-    return (
-        queryset.select_related("lane")
-        .prefetch_related(
-            Prefetch(
-                "facts",
-                queryset=Fact.objects.select_related("attribute")
-                .prefetch_related(plain_sources)
-                .order_by("attribute__position", "attribute__name", "position", "pk"),
-            ),
-            Prefetch("events", queryset=Event.objects.prefetch_related(plain_sources)),
-            Prefetch("scores", queryset=Score.objects.select_related("axis").prefetch_related(plain_sources)),
-            Prefetch("faqs", queryset=FAQ.objects.prefetch_related(plain_sources)),
-        )
+    return queryset.select_related("lane").prefetch_related(
+        Prefetch(
+            "facts",
+            queryset=Fact.objects.select_related("attribute")
+            .prefetch_related(plain_sources)
+            .order_by("attribute__position", "attribute__name", "position", "pk"),
+        ),
+        Prefetch("events", queryset=Event.objects.prefetch_related(plain_sources)),
+        Prefetch("scores", queryset=Score.objects.select_related("axis").prefetch_related(plain_sources)),
+        Prefetch("faqs", queryset=FAQ.objects.prefetch_related(plain_sources)),
     )
 
 

@@ -2,7 +2,7 @@
 
 from django.contrib import admin
 
-from .editing import CitedInline, CitesSources, FillsPositions, PositionedInlineForm
+from .editing import CitedInline, CitesSources, FillsPositions, PositionedInlineForm, ResolvesChoicesOnce
 from .profile import VendorAdmin
 from .reference import SourceAdmin, citation_relations
 from .staleness import StaleFactAdmin
@@ -18,6 +18,7 @@ __all__ = [
     "CitesSources",
     "FillsPositions",
     "PositionedInlineForm",
+    "ResolvesChoicesOnce",
     "SourceAdmin",
     "StaleFactAdmin",
     "VendorAdmin",

@@ -1,12 +1,90 @@
 """Pieces every one-page editor uses: cited rows, positions filled in entry order."""
 
+from collections import defaultdict
+
 from django import forms
 from django.contrib import admin
-from django.contrib.admin.widgets import AutocompleteSelectMultiple
+from django.contrib.admin.widgets import AutocompleteSelect, AutocompleteSelectMultiple
 
 from ..models import (
     Source,
 )
+
+
+class KnownChoices:
+    """An autocomplete that names its selected options from ``known`` when the page has
+    looked them all up at once (see ResolvesChoicesOnce), instead of a query per row."""
+
+    known = None
+
+    def optgroups(self, name, value, attr=None):
+        if self.known is None:
+            return super().optgroups(name, value, attr)
+        default = (None, [], 0)
+        selected = [str(v) for v in value if str(v) not in self.choices.field.empty_values]
+        if not self.is_required and not self.allow_multiple_selected:
+            default[1].append(self.create_option(name, "", "", False, 0))
+        missing = [pk for pk in selected if pk not in self.known]
+        if missing:  # a value the page did not know (a bound form after an error): ask for it
+            self.known.update({str(obj.pk): obj for obj in self.choices.queryset.filter(pk__in=missing)})
+        for pk in selected:
+            if pk in self.known:
+                label = self.choices.field.label_from_instance(self.known[pk])
+                default[1].append(self.create_option(name, pk, label, set(selected), len(default[1])))
+        return [default]
+
+
+class KnownAutocompleteSelect(KnownChoices, AutocompleteSelect):
+    pass
+
+
+class KnownAutocompleteSelectMultiple(KnownChoices, AutocompleteSelectMultiple):
+    pass
+
+
+class AutocompletesKnowChoices:
+    """For an inline: its autocomplete fields use the widgets above."""
+
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        if db_field.name in self.get_autocomplete_fields(request):
+            kwargs["widget"] = KnownAutocompleteSelect(db_field, self.admin_site, using=kwargs.get("using"))
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+
+class ResolvesChoicesOnce:
+    """For a one-page editor: every row's selected sources, attributes and vendors are
+    named from one query per model, and every row's plain select (an axis, a criterion)
+    from one list, so that a profile with 200 rows opens in a fixed number of queries."""
+
+    def render_change_form(self, request, context, add=False, change=False, form_url="", obj=None):
+        forms_on_page = [context["adminform"].form]
+        for inline in context.get("inline_admin_formsets", []):
+            forms_on_page += list(inline.formset.forms)
+        wanted, known_widgets, shared = defaultdict(set), [], {}
+        for form in forms_on_page:
+            for name, field in form.fields.items():
+                widget = getattr(field.widget, "widget", field.widget)  # inside the "+" wrapper
+                if isinstance(widget, KnownChoices):
+                    value = form[name].value()
+                    values = value if isinstance(value, list | tuple) else [value]
+                    model = field.queryset.model
+                    wanted[model] |= {str(v) for v in values if v not in (None, "")}
+                    known_widgets.append((widget, model))
+                elif (
+                    isinstance(field, forms.ModelChoiceField)
+                    and type(widget) is forms.Select  # a plain select: not an autocomplete, not hidden
+                ):
+                    key = (type(form), name)
+                    if key not in shared:
+                        shared[key] = list(field.choices)
+                    field.choices = shared[key]
+        found = {
+            model: {str(obj.pk): obj for obj in model._default_manager.filter(pk__in=pks)}
+            for model, pks in wanted.items()
+        }
+        for widget, model in known_widgets:
+            widget.known = found.get(model, {})
+        return super().render_change_form(request, context, add, change, form_url, obj)
 
 
 class CitesSources:
@@ -19,7 +97,8 @@ class CitesSources:
     def formfield_for_manytomany(self, db_field, request, **kwargs):
         if db_field.name == "sources":
             kwargs.setdefault(
-                "widget", AutocompleteSelectMultiple(db_field, self.admin_site, using=kwargs.get("using"))
+                "widget",
+                KnownAutocompleteSelectMultiple(db_field, self.admin_site, using=kwargs.get("using")),
             )
             kwargs.setdefault("queryset", Source.objects.all())
             kwargs.setdefault("required", False)
@@ -27,10 +106,14 @@ class CitesSources:
         return super().formfield_for_manytomany(db_field, request, **kwargs)
 
 
-class CitedInline(CitesSources, admin.TabularInline):
+class CitedInline(AutocompletesKnowChoices, CitesSources, admin.TabularInline):
     """An inline whose rows cite sources through an autocomplete with an “add source” button."""
 
     extra = 0
+
+    def get_queryset(self, request):
+        # Each row's form reads its sources for the field's initial value: one query for all.
+        return super().get_queryset(request).prefetch_related("sources")
 
 
 class PositionedInlineForm(forms.ModelForm):

@@ -16,7 +16,7 @@ from ..models import (
     Vendor,
 )
 from ..services import mark_verified
-from .editing import CitedInline, FillsPositions, PositionedInlineForm
+from .editing import CitedInline, FillsPositions, PositionedInlineForm, ResolvesChoicesOnce
 from .staleness import MARK_VERIFIED_LABEL, plural
 
 
@@ -68,6 +68,9 @@ class FactInline(ShowsVerifier, CitedInline):
     autocomplete_fields = ["attribute"]
     readonly_fields = ["verified_by"]
 
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("attribute")  # each row's title names it
+
 
 class EventInline(ShowsVerifier, CitedInline):
     model = Event
@@ -79,6 +82,9 @@ class ScoreInline(ShowsVerifier, CitedInline):
     model = Score
     form = ScoreForm
     readonly_fields = ["verified_on", "verified_by"]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("axis")  # each row's title names it
 
     def get_extra(self, request, obj=None, **kwargs):
         """One empty row, axis filled in, for each active axis the vendor has no score on."""
@@ -118,7 +124,7 @@ class VendorAdminForm(EditorialForm):
 
 
 @admin.register(Vendor)
-class VendorAdmin(FillsPositions, EditorialAdmin):
+class VendorAdmin(ResolvesChoicesOnce, FillsPositions, EditorialAdmin):
     form = VendorAdminForm
     list_display = ["name", "company", "lane", "updated_at"]
     list_filter = ["lane"]

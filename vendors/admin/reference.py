@@ -116,7 +116,9 @@ class SourceAdmin(admin.ModelAdmin):
         rows = [
             (_owner(citation.cited), citation._meta.verbose_name.removesuffix(" citation"), citation.cited)
             for relation in citation_relations()
-            for citation in relation.related_model.objects.filter(source=obj).select_related("cited")
+            for citation in relation.related_model.objects.filter(source=obj).select_related(
+                *_cited_paths(relation.related_model)
+            )
         ]
         if not rows:
             return "Nothing: this source can be deleted."
@@ -126,6 +128,18 @@ class SourceAdmin(admin.ModelAdmin):
 def citation_relations():
     """Every citation table that points at Source, whichever app defines it."""
     return [rel for rel in Source._meta.related_objects if issubclass(rel.related_model, Citation)]
+
+
+def _cited_paths(citation_model):
+    """What naming a citation's row and its owner reads, joined in: one query per table."""
+    cited = citation_model._meta.get_field("cited").related_model
+    paths = ["cited"]
+    for field in cited._meta.concrete_fields:
+        if field.is_relation and field.name != "verified_by":
+            paths.append(f"cited__{field.name}")
+            if field.name == "criterion":
+                paths.append("cited__criterion__comparison")
+    return paths
 
 
 def _owner(cited):
