@@ -63,6 +63,9 @@ def setup_django():
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)
+    from django.core.cache import cache
+
+    cache.clear()  # nothing from an earlier run may be served in this one
     from editorial.demo import load_demo
 
     load_demo()
@@ -170,6 +173,11 @@ def grow(to_size):
                 for version in versions
                 for score in version.document["scores"]
             )
+    # Written straight to the tables, not through the workflow: announce it as a publish would,
+    # or every server would keep serving the smaller catalogue's pages.
+    from editorial.cache import content_changed
+
+    content_changed()
 
 
 # --- measuring -------------------------------------------------------------------------------
