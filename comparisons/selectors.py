@@ -169,8 +169,8 @@ def editorial_table(page):
     entries = [entry for entry in page.entries if entry.vendor_id in live]
     notes = Footnotes()
     table = build_table([live[entry.vendor_id] for entry in entries], criteria=page.criteria, notes=notes)
-    for entry in entries:
-        entry.vendor = table.vendors[entries.index(entry)]
+    for entry, vendor in zip(entries, table.vendors, strict=True):
+        entry.vendor = vendor
     for faq in page.faqs:
         notes.cite(faq)
     notes.cite(page)
