@@ -10,7 +10,7 @@ from django.contrib.admin.widgets import RelatedFieldWidgetWrapper
 from django.db.models import Case, Count, OuterRef, Subquery, When
 from django.forms.models import BaseModelFormSet, modelform_defines_fields, modelformset_factory
 
-from editorial.workflow import PUBLISHING_FIELDSET, EditorialAdmin, EditorialForm
+from editorial.workflow import SAVE_FIELDSET, EditorialAdmin, EditorialForm
 from vendors.admin import CitedInline, CitesSources, FillsPositions, PositionedInlineForm, ResolvesChoicesOnce
 from vendors.models import Vendor
 
@@ -52,7 +52,7 @@ FIELDSETS = [
         },
     ),
     ("Verification", {"fields": ["verified_on"]}),
-    ("This save", {"fields": PUBLISHING_FIELDSET}),
+    ("This save", {"fields": SAVE_FIELDSET}),
 ]
 
 

@@ -9,7 +9,7 @@ from django.db.models import Prefetch
 from editorial.diff import Kind
 from editorial.registry import Publication
 from vendors.models import Source
-from vendors.publishing import _cited, _iso
+from vendors.publishing import cite_sources, iso_date
 
 from .models import Assessment, Comparison, ComparisonFAQ, ComparisonVendor, ComparisonVersion, Criterion
 
@@ -36,8 +36,8 @@ def comparison_document(comparison):
             "summary": comparison.summary,
             "intro": comparison.intro,
             "verdict": comparison.verdict,
-            "verified_on": _iso(comparison.verified_on),
-            "sources": _cited(comparison, sources),
+            "verified_on": iso_date(comparison.verified_on),
+            "sources": cite_sources(comparison, sources),
         },
         "entries": [
             {"vendor_id": entry.vendor_id, "pick_if": entry.pick_if} for entry in comparison.entries.all()
@@ -58,7 +58,7 @@ def comparison_document(comparison):
                         "mark": assessment.mark,
                         "reason": assessment.reason,
                         "vendor_stated": assessment.vendor_stated,
-                        "sources": _cited(assessment, sources),
+                        "sources": cite_sources(assessment, sources),
                     }
                     for assessment in criterion.assessments.all()
                 ],
@@ -66,7 +66,12 @@ def comparison_document(comparison):
             for criterion in comparison.criteria.all()
         ],
         "faqs": [
-            {"id": faq.pk, "question": faq.question, "answer": faq.answer, "sources": _cited(faq, sources)}
+            {
+                "id": faq.pk,
+                "question": faq.question,
+                "answer": faq.answer,
+                "sources": cite_sources(faq, sources),
+            }
             for faq in comparison.faqs.all()
         ],
         "sources": sources,

@@ -31,7 +31,7 @@ from .cache import content_changed
 from .diff import describe_changes, version_chain
 from .revisions import latest_version_id
 
-PUBLISHING_FIELDSET = ["revision_comment", "opened_revision", "created_at", "updated_at"]
+SAVE_FIELDSET = ["revision_comment", "opened_revision", "created_at", "updated_at"]
 GUARD_FIELDS = {"revision_comment", "opened_revision"}
 
 

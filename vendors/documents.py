@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from django.conf import settings
 from django.urls import reverse
 
-from .models import Event, stale_before
+from .models import display_date, stale_before
 from .verification import page_verification
 
 
@@ -73,7 +73,7 @@ class Claim:
 
     @property
     def display_date(self):
-        return Event(date=self.date, precision=self.precision).display_date
+        return display_date(self.date, self.precision)
 
 
 @dataclass

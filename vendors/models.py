@@ -346,11 +346,16 @@ class Event(Verifiable):
 
     @property
     def display_date(self):
-        if self.precision == self.Precision.YEAR:
-            return f"{self.date:%Y}"
-        if self.precision == self.Precision.MONTH:
-            return f"{self.date:%b %Y}"
-        return f"{self.date.day} {self.date:%b %Y}"
+        return display_date(self.date, self.precision)
+
+
+def display_date(date, precision):
+    """How an event's date reads at its precision: “3 Dec 2025”, “Dec 2025” or “2025”."""
+    if precision == Event.Precision.YEAR:
+        return f"{date:%Y}"
+    if precision == Event.Precision.MONTH:
+        return f"{date:%b %Y}"
+    return f"{date.day} {date:%b %Y}"
 
 
 class Score(Verifiable):

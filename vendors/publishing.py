@@ -17,25 +17,35 @@ from editorial.registry import Publication
 from .models import FAQ, Axis, Event, Fact, Score, Source, Vendor, VendorVersion, VersionScore, score_total
 from .verification import page_verification
 
-ROW_KINDS = ("facts", "events", "scores", "faqs")
 VERIFIED_KINDS = {"facts": Fact, "events": Event, "scores": Score}
 
 
-def _iso(day):
+def iso_date(day):
     return day.isoformat() if day else None
 
 
-def _cited(row, sources):
+def cite_sources(row, sources):
+    """The ids of ``row``'s sources, each added to the document's ``sources``."""
     ids = []
     for source in sorted(row.sources.all(), key=lambda s: s.pk):
         sources[str(source.pk)] = {
             "title": source.title,
             "publisher": source.publisher,
             "url": source.url,
-            "accessed_on": _iso(source.accessed_on),
+            "accessed_on": iso_date(source.accessed_on),
         }
         ids.append(source.pk)
     return ids
+
+
+def faq_entry(faq, sources):
+    """A frequently asked question as a document holds it (profiles and comparisons alike)."""
+    return {
+        "id": faq.pk,
+        "question": faq.question,
+        "answer": faq.answer,
+        "sources": cite_sources(faq, sources),
+    }
 
 
 def vendor_document(vendor):
@@ -91,19 +101,19 @@ def _document_of(vendor):
                 },
                 "value": fact.value,
                 "vendor_stated": fact.vendor_stated,
-                "verified_on": _iso(fact.verified_on),
-                "sources": _cited(fact, sources),
+                "verified_on": iso_date(fact.verified_on),
+                "sources": cite_sources(fact, sources),
             }
             for fact in vendor.facts.all()
         ],
         "events": [
             {
                 "id": event.pk,
-                "date": _iso(event.date),
+                "date": iso_date(event.date),
                 "precision": event.precision,
                 "text": event.text,
-                "verified_on": _iso(event.verified_on),
-                "sources": _cited(event, sources),
+                "verified_on": iso_date(event.verified_on),
+                "sources": cite_sources(event, sources),
             }
             for event in vendor.events.all()
         ],
@@ -113,13 +123,18 @@ def _document_of(vendor):
                 "axis": {"id": score.axis_id, "name": score.axis.name},
                 "value": score.value,
                 "reason": score.reason,
-                "verified_on": _iso(score.verified_on),
-                "sources": _cited(score, sources),
+                "verified_on": iso_date(score.verified_on),
+                "sources": cite_sources(score, sources),
             }
             for score in sorted(vendor.scores.all(), key=lambda s: (s.axis.position, s.axis.name))
         ],
         "faqs": [
-            {"id": faq.pk, "question": faq.question, "answer": faq.answer, "sources": _cited(faq, sources)}
+            {
+                "id": faq.pk,
+                "question": faq.question,
+                "answer": faq.answer,
+                "sources": cite_sources(faq, sources),
+            }
             for faq in vendor.faqs.all()
         ],
         "sources": sources,
@@ -191,30 +206,27 @@ class VendorPublication(Publication):
 
     def restamp(self, document, obj):
         """Newer verified dates from the working copy, on rows whose content is unchanged."""
-        working = vendor_document(obj)
         restamped = copy.deepcopy(document)
-        for kind in VERIFIED_KINDS:
-            mine = {row["id"]: row for row in working[kind]}
-            for row in restamped[kind]:
-                current = mine.get(row["id"])
-                if current is None or _without_verification(current) != _without_verification(row):
-                    continue
-                if current["verified_on"] and (row["verified_on"] or "") < current["verified_on"]:
-                    row["verified_on"] = current["verified_on"]
+        for _, row, newer in _newer_verified(source=vendor_document(obj), target=restamped):
+            row["verified_on"] = newer
         return restamped
 
     def carry_verification(self, obj, document):
-        working = vendor_document(obj)
-        for kind, model in VERIFIED_KINDS.items():
-            kept = {row["id"]: row for row in document[kind]}
-            for row in working[kind]:
-                other = kept.get(row["id"])
-                if other is None or _without_verification(other) != _without_verification(row):
-                    continue
-                if other["verified_on"] and (row["verified_on"] or "") < other["verified_on"]:
-                    model.objects.filter(pk=row["id"]).update(
-                        verified_on=dt.date.fromisoformat(other["verified_on"])
-                    )
+        for kind, row, newer in _newer_verified(source=document, target=vendor_document(obj)):
+            VERIFIED_KINDS[kind].objects.filter(pk=row["id"]).update(verified_on=dt.date.fromisoformat(newer))
+
+
+def _newer_verified(*, source, target):
+    """(kind, target row, date) for each row that says the same in both documents and was
+    verified later in ``source``: the one rule for carrying verification across versions."""
+    for kind in VERIFIED_KINDS:
+        rows = {row["id"]: row for row in source[kind]}
+        for row in target[kind]:
+            other = rows.get(row["id"])
+            if other is None or _without_verification(other) != _without_verification(row):
+                continue
+            if other["verified_on"] and (row["verified_on"] or "") < other["verified_on"]:
+                yield kind, row, other["verified_on"]
 
 
 def refresh_totals():

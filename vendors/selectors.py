@@ -9,7 +9,7 @@ import datetime as dt
 from dataclasses import dataclass, field
 
 from django.conf import settings
-from django.db.models import Count, F, FilteredRelation, OuterRef, Prefetch, Q, Subquery, Window
+from django.db.models import Count, F, FilteredRelation, OuterRef, Q, Subquery, Window
 from django.db.models.functions import Coalesce, RowNumber
 from django.template.defaultfilters import date as format_date
 from django.utils import timezone
@@ -38,14 +38,6 @@ def live_vendors():
 
 def live_version(*, slug):
     return live_vendors().filter(slug=slug).first()
-
-
-def with_active_scores(queryset):
-    return queryset.prefetch_related(
-        Prefetch(
-            "scores", queryset=VersionScore.objects.filter(axis__is_active=True), to_attr="active_scores"
-        )
-    )
 
 
 @dataclass
@@ -278,7 +270,7 @@ def add_score_cells(versions, *, axes):
 
 
 def active_total_max():
-    return total_max(Axis.objects.filter(is_active=True).count())
+    return total_max(len(active_axes()))
 
 
 def lanes_with_vendor_counts():

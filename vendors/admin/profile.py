@@ -4,7 +4,7 @@ from django import forms
 from django.contrib import admin, messages
 
 from editorial import services as workflow
-from editorial.workflow import PUBLISHING_FIELDSET, EditorialAdmin, EditorialForm
+from editorial.workflow import SAVE_FIELDSET, EditorialAdmin, EditorialForm
 
 from ..images import clean_logo
 from ..models import (
@@ -143,7 +143,7 @@ class VendorAdmin(ResolvesChoicesOnce, FillsPositions, EditorialAdmin):
                 "description": "Markdown is allowed in the summary, takeaways and verdict.",
             },
         ),
-        ("This save", {"fields": PUBLISHING_FIELDSET}),
+        ("This save", {"fields": SAVE_FIELDSET}),
     ]
     inlines = [FactInline, EventInline, ScoreInline, FAQInline]
     actions = [*EditorialAdmin.actions, "mark_verified_today"]
