@@ -4,7 +4,10 @@ import django_filters
 from django import forms
 from django.db.models import Count, F, Q
 
-from .models import SCORE_MAX, Axis, Lane, VendorVersion, VersionScore
+from editorial.cache import cached
+
+from .models import SCORE_MAX, Lane, VendorVersion, VersionScore
+from .selectors import active_axes
 
 TOTAL_THRESHOLDS = [5, 10, 15, 20]
 SORTS = {
@@ -40,6 +43,7 @@ class VendorFilter(django_filters.FilterSet):
         queryset=Lane.objects.all(),
         widget=forms.CheckboxSelectMultiple,
         label="Lane",
+        distinct=False,  # a version has one lane: no duplicates to remove
     )
     min_total = django_filters.ChoiceFilter(
         field_name="total",
@@ -52,7 +56,7 @@ class VendorFilter(django_filters.FilterSet):
 
     def __init__(self, data=None, *args, **kwargs):
         super().__init__(data, *args, **kwargs)
-        self.axes = list(Axis.objects.filter(is_active=True))
+        self.axes = active_axes()
         for axis in self.axes:
             name = f"min_{axis.slug}"
             axis_filter = django_filters.ChoiceFilter(
@@ -122,31 +126,65 @@ class VendorFilter(django_filters.FilterSet):
     def count_options(self):
         """Label each option with how many vendors it would match, given the other filters.
 
-        A constant number of queries: one per filter, whatever the number of vendors.
+        A constant number of queries whatever the number of vendors: one for the lanes, one
+        for the totals, one for the scores plus one per score filter in use. The bare list's
+        counts are the catalogue's, shared through the content-token cache.
         """
         self.form.is_valid()
-        by_lane = dict(
+        if any(value for name, value in self.form.cleaned_data.items() if name != "sort"):
+            counts = self._option_counts()
+        else:
+            counts = cached("vendor-list-option-counts", self._option_counts)
+        by_lane, totals, scores = counts["lanes"], counts["totals"], counts["scores"]
+        field = self.form.fields["lane"]
+        field.label_from_instance = lambda lane: f"{lane.name} ({by_lane.get(lane.slug, 0)})"
+        self.form.fields["min_total"].choices = [("", "Any total")] + [
+            (n, f"{n} or more ({totals[f'at_least_{n}']})") for n in TOTAL_THRESHOLDS
+        ]
+        for axis in self.axes:
+            self.form.fields[f"min_{axis.slug}"].choices = [("", "Any")] + [
+                (n, f"{n} or more ({sum(c for v, c in scores.get(axis.pk, {}).items() if v >= n)})")
+                for n in range(1, SCORE_MAX + 1)
+            ]
+
+    def _option_counts(self):
+        """{"lanes": {slug: n}, "totals": {"at_least_N": n}, "scores": {axis pk: {value: n}}}."""
+        lanes = dict(
             VendorVersion.objects.filter(pk__in=self._matching(without="lane"))
             .values_list("lane__slug")
             .annotate(n=Count("pk"))
         )
-        field = self.form.fields["lane"]
-        field.label_from_instance = lambda lane: f"{lane.name} ({by_lane.get(lane.slug, 0)})"
         totals = (
             self.filter_queryset(self.queryset.all(), skip=("min_total", "sort"))
             .order_by()
             .aggregate(**{f"at_least_{n}": Count("pk", filter=Q(total__gte=n)) for n in TOTAL_THRESHOLDS})
         )
-        self.form.fields["min_total"].choices = [("", "Any total")] + [
-            (n, f"{n} or more ({totals[f'at_least_{n}']})") for n in TOTAL_THRESHOLDS
-        ]
-        for axis in self.axes:
-            name = f"min_{axis.slug}"
-            counts = VersionScore.objects.filter(
-                axis=axis, version__in=self._matching(without=name)
-            ).aggregate(
-                **{f"at_least_{n}": Count("pk", filter=Q(value__gte=n)) for n in range(1, SCORE_MAX + 1)}
+        return {"lanes": lanes, "totals": totals, "scores": self._score_counts()}
+
+    def _score_counts(self):
+        """{axis pk: {value: how many matching vendors have it}}.
+
+        The axes the visitor has not filtered on all count over the same vendors, so they
+        share one grouped query; each axis filter in use adds one (its options count the
+        vendors the other filters let through).
+        """
+        in_use = [axis for axis in self.axes if self.form.cleaned_data.get(f"min_{axis.slug}")]
+        groups = [(axis, [axis]) for axis in in_use]
+        if unused := [axis for axis in self.axes if axis not in in_use]:
+            groups.append((None, unused))
+        counts = {}
+        for filtered, axes in groups:
+            matching = (
+                self._matching(without=f"min_{filtered.slug}")
+                if filtered
+                else self.filter_queryset(self.queryset.all(), skip=("sort",)).order_by().values("pk")
             )
-            self.form.fields[name].choices = [("", "Any")] + [
-                (n, f"{n} or more ({counts[f'at_least_{n}']})") for n in range(1, SCORE_MAX + 1)
-            ]
+            rows = (
+                VersionScore.objects.filter(axis__in=axes, version__in=matching)
+                .order_by()
+                .values_list("axis_id", "value")
+                .annotate(n=Count("pk"))
+            )
+            for axis_id, value, n in rows:
+                counts.setdefault(axis_id, {})[value] = n
+        return counts

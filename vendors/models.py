@@ -13,7 +13,7 @@ import reversion
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator, URLValidator
 from django.db import models
-from django.db.models import Q
+from django.db.models import F, Q
 from django.urls import reverse
 from django.utils import timezone
 
@@ -167,6 +167,21 @@ class Vendor(Editable):
         return reverse("vendors:detail", kwargs={"slug": self.slug})
 
 
+class SortIndex(models.Index):
+    """An index in the order a list sorts by, ``NULLS LAST`` included where the database
+    takes it in an index (PostgreSQL); SQLite, which does not, gets the plain order."""
+
+    def create_sql(self, model, schema_editor, using="", **kwargs):
+        if schema_editor.connection.vendor == "sqlite":
+            plain = self.clone()
+            plain.expressions = tuple(
+                models.OrderBy(e.expression, descending=e.descending) if isinstance(e, models.OrderBy) else e
+                for e in self.expressions
+            )
+            return super(SortIndex, plain).create_sql(model, schema_editor, using=using, **kwargs)
+        return super().create_sql(model, schema_editor, using=using, **kwargs)
+
+
 class VendorVersion(PublishedVersion):
     """A profile as it was published: the whole page in ``document``, and what lists sort on."""
 
@@ -191,7 +206,17 @@ class VendorVersion(PublishedVersion):
         indexes = [
             models.Index(fields=["slug", "published_at"], name="vendor_version_slug"),
             models.Index(fields=["lane", "name"], name="vendor_version_lane_name"),
-            models.Index(fields=["total", "name"], name="vendor_version_total"),
+            # The order rankings, lane pages and the vendor list show by default, so a page
+            # of them reads a few index entries instead of sorting every live version.
+            SortIndex(F("total").desc(nulls_last=True), "name", "id", name="vendor_version_total"),
+            SortIndex(
+                "lane", F("total").desc(nulls_last=True), "name", "id", name="vendor_version_lane_total"
+            ),
+            models.Index(fields=["name", "id"], name="vendor_version_name"),
+            # What is live, per lane, counted from the index alone (page counts, lane sizes).
+            models.Index(
+                fields=["lane", "published_at", "superseded_at", "id"], name="vendor_version_live_lane"
+            ),
         ]
 
     def get_absolute_url(self):

@@ -216,11 +216,11 @@ def count_queries(client, url):
 PAGES = {
     "rankings": ("/", 5),
     "rankings sorted by an axis": ("/?sort=-axis-{axis}", 5),
-    "vendor list": ("/vendors/", 11),
-    "vendor list filtered": ("/vendors/?lane={lane}&min_total=5&min_{axis}=2&q=e", 12),
+    "vendor list": ("/vendors/", 7),
+    "vendor list filtered": ("/vendors/?lane={lane}&min_total=5&min_{axis}=2&q=e", 9),
     "lanes": ("/lanes/", 1),
     "lane": ("/lanes/{lane}/", 4),
-    "profile": ("/vendors/{vendor}/", 5),
+    "profile": ("/vendors/{vendor}/", 6),
 }
 
 

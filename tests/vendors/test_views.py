@@ -487,9 +487,9 @@ class TestVerifiedDateIsTheOldestFactsDateEverywhere:
 # --- Query counts do not grow with the catalogue --------------------------------------------
 
 SIZE_PAGES = {
-    "profile": ("/vendors/featured-chip/", 5),
+    "profile": ("/vendors/featured-chip/", 6),
     "rankings": ("/", 5),
-    "vendor list": ("/vendors/", 11),
+    "vendor list": ("/vendors/", 7),
     "lane": ("/lanes/featured-lane/", 4),
     "lanes": ("/lanes/", 1),
     "change log": ("/vendors/featured-chip/changes/", 1),
