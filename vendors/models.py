@@ -167,6 +167,9 @@ class Vendor(Editable):
         return reverse("vendors:detail", kwargs={"slug": self.slug})
 
 
+LIVE_SPAN = ("published_at", "superseded_at")  # the columns VersionQuerySet.live() reads
+
+
 class SortIndex(models.Index):
     """An index in the order a list sorts by, ``NULLS LAST`` included where the database
     takes it in an index (PostgreSQL); SQLite, which does not, gets the plain order."""
@@ -206,13 +209,20 @@ class VendorVersion(PublishedVersion):
         indexes = [
             models.Index(fields=["slug", "published_at"], name="vendor_version_slug"),
             models.Index(fields=["lane", "name"], name="vendor_version_lane_name"),
-            # The order rankings, lane pages and the vendor list show by default, so a page
-            # of them reads a few index entries instead of sorting every live version.
-            SortIndex(F("total").desc(nulls_last=True), "name", "id", name="vendor_version_total"),
+            # The orders rankings, lane pages and the vendor list sort by, each followed by
+            # the live span: a page's keys are read from the index alone, however deep.
             SortIndex(
-                "lane", F("total").desc(nulls_last=True), "name", "id", name="vendor_version_lane_total"
+                F("total").desc(nulls_last=True), "name", "id", *LIVE_SPAN, name="vendor_version_total"
             ),
-            models.Index(fields=["name", "id"], name="vendor_version_name"),
+            SortIndex(
+                "lane",
+                F("total").desc(nulls_last=True),
+                "name",
+                "id",
+                *LIVE_SPAN,
+                name="vendor_version_lane_total",
+            ),
+            models.Index(fields=["name", "id", *LIVE_SPAN], name="vendor_version_name"),
             # What is live, per lane, counted from the index alone (page counts, lane sizes).
             models.Index(
                 fields=["lane", "published_at", "superseded_at", "id"], name="vendor_version_live_lane"

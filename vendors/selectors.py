@@ -9,6 +9,7 @@ import datetime as dt
 from dataclasses import dataclass, field
 
 from django.conf import settings
+from django.core.paginator import Paginator
 from django.db import connection
 from django.db.models import Count, F, FilteredRelation, OuterRef, Q, Subquery, Window
 from django.db.models.functions import Coalesce, RowNumber
@@ -239,6 +240,23 @@ def score_history(history, *, axes):
         ]
         lines.append(f"{axis.name}: {', '.join(parts)}, then {spans[-1][0]}")
     return lines
+
+
+class KeysFirstPaginator(Paginator):
+    """Reads a page's keys first, then the page's rows by key (a "deferred join").
+
+    However deep the page, the keys come from the sort index alone (an index-only scan:
+    the sort indexes carry the live-span columns), and only the page's own rows are read.
+    """
+
+    def page(self, number):
+        number = self.validate_number(number)
+        bottom = (number - 1) * self.per_page
+        top = bottom + self.per_page
+        if top + self.orphans >= self.count:
+            top = self.count
+        keys = self.object_list.values("pk")[bottom:top]
+        return self._get_page(self.object_list.filter(pk__in=keys), number, self)
 
 
 RANKING_SORTS = {"name": "name", "lane": "lane__position", "total": "total", "verified": "verified_on"}

@@ -1,4 +1,3 @@
-from django.core.paginator import Paginator
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.views.generic import DetailView, ListView, TemplateView
@@ -69,7 +68,7 @@ class RankingsView(TemplateView):
         asked = self.request.GET.get("sort", "-total")[:60]
         axes = selectors.active_axes()
         vendors, sort = selectors.rankings(sort=asked, axes=axes)
-        page = Paginator(vendors, RANKINGS_PER_PAGE).get_page(self.request.GET.get("page"))
+        page = selectors.KeysFirstPaginator(vendors, RANKINGS_PER_PAGE).get_page(self.request.GET.get("page"))
         selectors.add_score_cells(page.object_list, axes=axes)
         context.update(
             axes=axes,
@@ -104,7 +103,9 @@ class LaneDetailView(DetailView):
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         vendors = selectors.lane_vendors(self.object)
-        context["page_obj"] = Paginator(vendors, LANE_PER_PAGE).get_page(self.request.GET.get("page"))
+        context["page_obj"] = selectors.KeysFirstPaginator(vendors, LANE_PER_PAGE).get_page(
+            self.request.GET.get("page")
+        )
         context["total_max"] = selectors.active_total_max()
         return context
 
@@ -127,7 +128,7 @@ class VendorListView(FilterView):
 
     def paginate_queryset(self, queryset, page_size):
         """A page number that is not one (``-1``, ``abc``, ``999``) shows the nearest real page."""
-        paginator = Paginator(queryset, page_size)
+        paginator = selectors.KeysFirstPaginator(queryset, page_size)
         page = paginator.get_page(self.request.GET.get("page"))
         return paginator, page, page.object_list, page.has_other_pages()
 

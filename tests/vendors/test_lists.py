@@ -267,10 +267,20 @@ class TestLongLists:
         ascending = client.get("/?sort=axis-speed&page=3").content.decode()
         assert names_in_rankings(ascending)[-1] == unscored.name
 
+    def test_pages_together_list_every_vendor_once_in_the_sort_order(self, client, many):
+        for sort, key in [("name", lambda v: v.name), ("-name", lambda v: v.name)]:
+            shown = [
+                name
+                for n in (1, 2, 3)
+                for name in names_in_rankings(client.get(f"/?sort={sort}&page={n}").content.decode())
+            ]
+            expected = sorted((v.name for v in many), key=lambda name: name, reverse=sort.startswith("-"))
+            assert shown == expected
+
     def test_a_lane_page_shows_50_at_a_time(self, client, many):
         page = client.get("/lanes/big-lane/?page=2").content.decode()
         assert page.count("<h2><a") == 50 and "51–100 of 120" in page
 
 
 def names_in_rankings(html):
-    return re.findall(r'aria-label="Compare ([^"]+)"', html)
+    return re.findall(r'class="pick"[^>]*aria-label="Compare ([^"]+)"', html)
