@@ -43,7 +43,8 @@ os.environ.update(
     SECRET_KEY="bench-only-secret-key-not-for-production-0123456789",
     ALLOWED_HOSTS="127.0.0.1,localhost,testserver",
     REDIS_URL=REDIS_URL,
-    SECURE_COOKIES="0",
+    SECURE_COOKIES="0",  # the benchmark speaks plain HTTP on loopback
+    SECURE_SSL_REDIRECT="0",
     BENCHMARK="1",
 )
 

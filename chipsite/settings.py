@@ -34,6 +34,12 @@ if not SECRET_KEY:
             "SECRET_KEY is not set. Set it in the environment, or set DEBUG=1 on a laptop."
         )
     SECRET_KEY = "insecure-development-key-never-use-in-production"
+elif not DEBUG and (len(SECRET_KEY) < 50 or len(set(SECRET_KEY)) < 5):
+    # Django's own rule for a key strong enough to sign sessions (check --deploy W009).
+    raise ImproperlyConfigured(
+        "SECRET_KEY is too weak: it needs at least 50 characters and 5 different ones. "
+        'Make one with: python -c "import secrets; print(secrets.token_urlsafe(50))"'
+    )
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]" if DEBUG else "")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
@@ -55,7 +61,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "chipsite.outage.OutageMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "chipsite.middleware.PermissionsPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "editorial.cache.PublicGZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -97,6 +105,18 @@ DATABASES = {
     )
 }
 
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # A database that does not answer must not hold a worker: give up connecting after
+    # DB_CONNECT_TIMEOUT seconds and on any statement after DB_STATEMENT_TIMEOUT_MS (0: never;
+    # set it so for a long migration). Visitors then get the 503 page (chipsite/outage.py).
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        connect_timeout=int(os.environ.get("DB_CONNECT_TIMEOUT", "3")),
+        options=f"-c statement_timeout={int(os.environ.get('DB_STATEMENT_TIMEOUT_MS', '5000'))}",
+    )
+# A visitor's request is cut off after this many seconds and answered 503 (0: never); the
+# admin is exempt. Catches a database that accepts connections and then never answers.
+REQUEST_DEADLINE_SECONDS = float(os.environ.get("REQUEST_DEADLINE_SECONDS", "10"))
+
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
     # Shared by every app server. If Redis is down, pages are still served, uncached
@@ -119,7 +139,7 @@ PAGE_CACHE_ENABLED = env_bool("PAGE_CACHE", True)
 PAGE_CACHE_SECONDS = int(os.environ.get("PAGE_CACHE_SECONDS", "3600"))
 PAGE_MAX_AGE = int(os.environ.get("PAGE_MAX_AGE", "30"))
 PAGE_STALE_WHILE_REVALIDATE = int(os.environ.get("PAGE_STALE_WHILE_REVALIDATE", "60"))
-PAGE_CACHE_SKIP_PREFIXES = ("/admin/", "/static/", "/media/", "/bench/")
+PAGE_CACHE_SKIP_PREFIXES = ("/admin/", "/static/", "/media/", "/bench/", "/healthz", "/readyz")
 
 # bench/load.py serves a trivial view beside the pages, as the ceiling to compare with.
 BENCHMARK = env_bool("BENCHMARK")
@@ -174,7 +194,44 @@ SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", not DEBUG)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
-SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if env_bool("BEHIND_TLS_PROXY") else None
+
+# HTTPS, on by default in production (DEBUG off); each can be turned off from the environment.
+# Behind a load balancer that ends TLS, it says what the client used in X-Forwarded-Proto.
+SECURE_PROXY_SSL_HEADER = (
+    ("HTTP_X_FORWARDED_PROTO", "https") if env_bool("BEHIND_TLS_PROXY", not DEBUG) else None
+)
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)
+# Load balancers probe over plain HTTP: the probes answer there rather than redirect.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$"]
+SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "0" if DEBUG else str(365 * 24 * 3600)))
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", not DEBUG)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", not DEBUG)
+
+# Browser features the site never uses, denied to it and to anything it could embed
+# (sent by chipsite.middleware.PermissionsPolicyMiddleware).
+PERMISSIONS_POLICY = {
+    feature: []
+    for feature in (
+        "accelerometer",
+        "autoplay",
+        "camera",
+        "display-capture",
+        "encrypted-media",
+        "fullscreen",
+        "geolocation",
+        "gyroscope",
+        "magnetometer",
+        "microphone",
+        "midi",
+        "payment",
+        "picture-in-picture",
+        "publickey-credentials-get",
+        "screen-wake-lock",
+        "serial",
+        "usb",
+        "xr-spatial-tracking",
+    )
+}
 
 # A fact not verified within this many days is stale: it is queued for editors and
 # marked for readers.

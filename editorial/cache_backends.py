@@ -67,6 +67,10 @@ class FailOpenRedisCache(RedisCache):
         _worked()
         return result
 
+    def ping(self):
+        """Ask Redis directly, raising when it does not answer (for /readyz)."""
+        self._cache.get_client(write=True).ping()
+
     def get(self, key, default=None, version=None):
         return self._guard("get", default, key, default, version)
 

@@ -1,0 +1,89 @@
+"""Production settings: HTTPS on by default, a strong key required, features denied.
+
+Settings are read from the environment when the process starts, so the production cases run
+``manage.py`` in a fresh process with DEBUG off, as gunicorn would.
+"""
+
+import os
+import secrets
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.test import override_settings
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def production(*args, **env):
+    """Run ``manage.py *args`` with the production defaults: DEBUG off, nothing else set."""
+    keep = {name: value for name, value in os.environ.items() if name in {"PATH", "HOME", "LANG"}}
+    settings = {
+        "DEBUG": "0",
+        "SECRET_KEY": secrets.token_urlsafe(50),
+        "ALLOWED_HOSTS": "chipsite.example.com",
+        "DATABASE_URL": "sqlite:///:memory:",
+        **env,
+    }
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env={**keep, **settings},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_check_deploy_passes_at_warning_level_with_production_settings():
+    result = production("check", "--deploy", "--fail-level", "WARNING")
+    assert result.returncode == 0, result.stderr
+    assert "System check identified no issues" in result.stdout
+
+
+def test_check_deploy_warns_when_https_is_turned_off():
+    result = production(
+        "check", "--deploy", "--fail-level", "WARNING", SECURE_SSL_REDIRECT="0", SECURE_HSTS_SECONDS="0"
+    )
+    assert result.returncode != 0
+    assert "security.W004" in result.stderr and "security.W008" in result.stderr
+
+
+@pytest.mark.parametrize(
+    "key",
+    ["short", "x" * 80, "abcd" * 20],
+    ids=["5 characters", "one character repeated", "4 distinct characters"],
+)
+def test_production_refuses_a_weak_secret_key(key):
+    result = production("check", SECRET_KEY=key)
+    assert result.returncode != 0
+    assert "SECRET_KEY is too weak" in result.stderr
+
+
+def test_production_refuses_to_start_without_a_secret_key():
+    result = production("check", SECRET_KEY="")
+    assert result.returncode != 0
+    assert "SECRET_KEY is not set" in result.stderr
+
+
+@pytest.mark.django_db
+def test_pages_deny_browser_features_the_site_does_not_use(client):
+    policy = client.get("/").headers["Permissions-Policy"]
+    for feature in ("camera=()", "microphone=()", "geolocation=()", "payment=()", "usb=()"):
+        assert feature in policy
+
+
+@pytest.mark.django_db
+@override_settings(
+    SECURE_SSL_REDIRECT=True,
+    SECURE_HSTS_SECONDS=31536000,
+    SECURE_HSTS_INCLUDE_SUBDOMAINS=True,
+    SECURE_HSTS_PRELOAD=True,
+)
+def test_http_redirects_to_https_which_carries_hsts_and_probes_stay_on_http(client):
+    plain = client.get("/vendors/")
+    assert plain.status_code == 301 and plain["Location"] == "https://testserver/vendors/"
+    secure = client.get("/vendors/", secure=True)
+    assert secure.headers["Strict-Transport-Security"] == "max-age=31536000; includeSubDomains; preload"
+    assert client.get("/healthz").status_code == 200

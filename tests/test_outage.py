@@ -1,0 +1,108 @@
+"""A database outage: visitors get the designed 503 with Retry-After, the log gets one line."""
+
+import logging
+import time
+
+import pytest
+from django.db import OperationalError
+from django.test import Client
+
+from chipsite import health, outage
+from tests.factories import make_vendor, publish
+from vendors import selectors
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def visitor():
+    """A visitor whose client answers like the server does, rather than re-raising the error."""
+    return Client(raise_request_exception=False)
+
+
+@pytest.fixture(autouse=True)
+def no_outage_in_progress():
+    outage.outage_ended()
+    yield
+    outage.outage_ended()
+
+
+@pytest.fixture
+def database_down(monkeypatch):
+    def refuse(**kwargs):
+        raise OperationalError('connection to server at "db" failed: Connection refused')
+
+    monkeypatch.setattr(selectors, "live_version", refuse)
+    return monkeypatch
+
+
+def test_an_unreachable_database_gets_the_designed_503_with_retry_after(visitor, database_down):
+    response = visitor.get("/vendors/aws-trainium/")
+    assert response.status_code == 503
+    assert response["Retry-After"] == str(outage.RETRY_AFTER_SECONDS)
+    assert response["Cache-Control"] == "no-store"
+    html = response.content.decode()
+    assert "<h1>Back in a moment</h1>" in html and "/static/css/site.css" in html
+
+
+def test_an_outage_is_logged_once_not_per_request_and_its_end_once(visitor, database_down, caplog):
+    caplog.set_level(logging.INFO)
+    for _ in range(3):
+        assert visitor.get("/vendors/aws-trainium/").status_code == 503
+    errors = [record for record in caplog.records if record.levelno >= logging.ERROR]
+    assert len(errors) == 1 and errors[0].getMessage().startswith("The database is unreachable")
+    assert not any(record.exc_info for record in caplog.records)  # no traceback
+
+    assert visitor.get("/healthz").status_code == 200  # answers without the database: proves nothing
+    assert not [record for record in caplog.records if record.getMessage().startswith("The database is back")]
+    database_down.undo()
+    vendor = make_vendor(name="Back Chip", slug="back-chip")
+    publish(vendor)
+    assert visitor.get("/vendors/back-chip/").status_code == 200
+    said = [record.getMessage() for record in caplog.records if record.name == "chipsite.outage"]
+    assert len(said) == 2 and said[1].startswith("The database is back")
+
+
+def test_a_request_past_its_deadline_is_cut_off_with_the_503(visitor, monkeypatch, settings):
+    settings.REQUEST_DEADLINE_SECONDS = 0.2
+
+    def hang(**kwargs):
+        time.sleep(30)  # a database that accepted the query and never answers
+
+    monkeypatch.setattr(selectors, "live_version", hang)
+    response = visitor.get("/vendors/aws-trainium/")
+    assert response.status_code == 503
+    assert response["Retry-After"] == str(outage.RETRY_AFTER_SECONDS)
+
+
+def test_other_errors_stay_a_500(visitor, monkeypatch):
+    def broken(**kwargs):
+        raise ValueError("a bug, not an outage")
+
+    monkeypatch.setattr(selectors, "live_version", broken)
+    response = visitor.get("/vendors/aws-trainium/")
+    assert response.status_code == 500
+    assert "Something went wrong" in response.content.decode()
+
+
+def test_healthz_answers_without_touching_the_database(visitor, django_assert_num_queries):
+    with django_assert_num_queries(0):
+        response = visitor.get("/healthz")
+    assert response.status_code == 200 and response.content == b"ok\n"
+    assert "no-cache" in response["Cache-Control"]
+
+
+def test_readyz_says_ready_when_database_and_cache_answer(visitor):
+    response = visitor.get("/readyz")
+    assert response.status_code == 200
+    assert response.json() == {"ready": True, "database": "ok", "cache": "ok"}
+
+
+def test_readyz_is_503_and_says_what_failed_when_the_database_does_not_answer(visitor, monkeypatch):
+    def refuse():
+        raise OperationalError("connection refused")
+
+    monkeypatch.setitem(health.CHECKS, "database", refuse)
+    response = visitor.get("/readyz")
+    assert response.status_code == 503
+    assert response.json() == {"ready": False, "database": "failed: OperationalError", "cache": "ok"}
