@@ -1,6 +1,7 @@
 """Site-wide response headers Django does not set itself."""
 
 from django.conf import settings
+from django.http import HttpResponse
 
 
 class PermissionsPolicyMiddleware:
@@ -16,3 +17,26 @@ class PermissionsPolicyMiddleware:
         response = self.get_response(request)
         response.headers.setdefault("Permissions-Policy", self.header)
         return response
+
+
+class AnonymousBodyLimitMiddleware:
+    """Refuse, unread, a request body over settings.ANONYMOUS_MAX_BODY_BYTES from anyone not
+    signed in: the only form visitors post is the sign-in form, a few hundred bytes. Signed-in
+    editors keep Django's own limits (DATA_UPLOAD_MAX_MEMORY_SIZE, LOGO_MAX_BYTES)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        try:
+            length = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            length = 0
+        if length > settings.ANONYMOUS_MAX_BODY_BYTES and not request.user.is_authenticated:
+            return HttpResponse(
+                "Request body too large.\n",
+                status=413,
+                content_type="text/plain",
+                headers={"Connection": "close"},
+            )
+        return self.get_response(request)

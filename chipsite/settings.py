@@ -4,6 +4,7 @@ from the environment; the defaults serve a developer laptop (SQLite, local-memor
 cache). Production (DEBUG off) refuses to start without a real SECRET_KEY.
 """
 
+import datetime as dt
 import os
 from pathlib import Path
 
@@ -55,6 +56,8 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_filters",
     "reversion",
+    "axes",
+    "chipsite",
     "editorial",
     "vendors",
     "comparisons",
@@ -70,11 +73,13 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "chipsite.middleware.AnonymousBodyLimitMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     # Innermost, so that a page served from the cache still gets every header above.
     "editorial.cache.PublicPageCacheMiddleware",
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "chipsite.urls"
@@ -143,6 +148,21 @@ PAGE_CACHE_SKIP_PREFIXES = ("/admin/", "/static/", "/media/", "/bench/", "/healt
 
 # bench/load.py serves a trivial view beside the pages, as the ceiling to compare with.
 BENCHMARK = env_bool("BENCHMARK")
+
+# Sign-in throttling (django-axes): after LOGIN_FAILURE_LIMIT failures for a username, or from
+# an address, sign-in pauses for LOGIN_COOLOFF_MINUTES with the same answer whether or not the
+# user exists. A superuser sees the locks under "Access attempts" and unlocks by deleting one.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "5"))
+AXES_COOLOFF_TIME = dt.timedelta(minutes=int(os.environ.get("LOGIN_COOLOFF_MINUTES", "15")))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]  # either one locks
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+AXES_CLIENT_IP_CALLABLE = "chipsite.auth.client_ip"
+AXES_VERBOSE = False  # chipsite.auth logs each staff sign-in and failure in one line
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -246,6 +266,8 @@ REVISIONS_KEEP_LAST = int(os.environ.get("REVISIONS_KEEP_LAST", "20"))
 LOGO_MAX_BYTES = int(os.environ.get("LOGO_MAX_BYTES", 2 * 1024 * 1024))
 LOGO_MAX_PIXELS = int(os.environ.get("LOGO_MAX_PIXELS", 4096 * 4096))
 DATA_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
+# What a visitor who is not signed in may post (the sign-in form); more is refused unread.
+ANONYMOUS_MAX_BODY_BYTES = 64 * 1024
 # A long profile posts every row of its inlines back (six fields a row): 1,000 (Django's
 # default) refused the save of a profile with about 170 rows.
 DATA_UPLOAD_MAX_NUMBER_FIELDS = 10_000
@@ -255,4 +277,6 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
+    # Every staff sign-in, failed or not, whatever LOG_LEVEL says.
+    "loggers": {"chipsite.auth": {"level": "INFO"}},
 }

@@ -87,3 +87,20 @@ def test_http_redirects_to_https_which_carries_hsts_and_probes_stay_on_http(clie
     secure = client.get("/vendors/", secure=True)
     assert secure.headers["Strict-Transport-Security"] == "max-age=31536000; includeSubDomains; preload"
     assert client.get("/healthz").status_code == 200
+
+
+@pytest.mark.django_db
+def test_a_large_anonymous_post_is_refused_unread(client):
+    response = client.post("/admin/login/", {"username": "editor", "password": "x" * 200_000})
+    assert response.status_code == 413
+
+
+@pytest.mark.django_db
+def test_a_signed_in_editor_may_post_more_than_a_visitor(admin_client):
+    from vendors.models import Lane
+
+    response = admin_client.post(
+        "/admin/vendors/lane/add/", {"name": "Big", "slug": "big", "position": 9, "description": "x" * 200_000}
+    )
+    assert response.status_code == 302
+    assert len(Lane.objects.get(slug="big").description) == 200_000
