@@ -1,7 +1,7 @@
 """Site-wide response headers Django does not set itself."""
 
 from django.conf import settings
-from django.http import HttpResponse
+from django.http import HttpResponse, HttpResponseBadRequest
 
 
 class PermissionsPolicyMiddleware:
@@ -38,5 +38,22 @@ class AnonymousBodyLimitMiddleware:
                 status=413,
                 content_type="text/plain",
                 headers={"Connection": "close"},
+            )
+        return self.get_response(request)
+
+
+class RejectNulMiddleware:
+    """A NUL byte in a query parameter is never meant: answer 400 before it reaches a form, a
+    filter or PostgreSQL (which refuses NUL in text and would make it a 500)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if "\x00" in request.path or any(
+            "\x00" in key or any("\x00" in value for value in values) for key, values in request.GET.lists()
+        ):
+            return HttpResponseBadRequest(
+                "Query parameters cannot contain NUL characters.\n", content_type="text/plain"
             )
         return self.get_response(request)

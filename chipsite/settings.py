@@ -67,6 +67,7 @@ MIDDLEWARE = [
     "chipsite.outage.OutageMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "chipsite.middleware.PermissionsPolicyMiddleware",
+    "chipsite.middleware.RejectNulMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "editorial.cache.PublicGZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",

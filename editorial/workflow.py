@@ -27,6 +27,7 @@ from reversion.admin import VersionAdmin
 from reversion.models import Version
 
 from . import services
+from .admin_input import ValidatesInitial
 from .cache import content_changed
 from .diff import describe_changes, version_chain
 from .revisions import latest_version_id
@@ -163,7 +164,7 @@ STEPS = {
 }
 
 
-class EditorialAdmin(VersionAdmin):
+class EditorialAdmin(ValidatesInitial, VersionAdmin):
     """Publishing, roles, revisions and the edit guard for a ModelAdmin whose form is an EditorialForm."""
 
     history_latest_first = True

@@ -100,7 +100,8 @@ def test_a_signed_in_editor_may_post_more_than_a_visitor(admin_client):
     from vendors.models import Lane
 
     response = admin_client.post(
-        "/admin/vendors/lane/add/", {"name": "Big", "slug": "big", "position": 9, "description": "x" * 200_000}
+        "/admin/vendors/lane/add/",
+        {"name": "Big", "slug": "big", "position": 9, "description": "x" * 200_000},
     )
     assert response.status_code == 302
     assert len(Lane.objects.get(slug="big").description) == 200_000

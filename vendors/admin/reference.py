@@ -5,6 +5,7 @@ from django.db.models import Count, OuterRef, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.utils.html import format_html_join
 
+from editorial.admin_input import ValidatesInitial
 from editorial.cache import content_changed
 
 from ..models import (
@@ -18,7 +19,7 @@ from ..models import (
 from ..publishing import refresh_totals
 
 
-class ChangesPublicPages:
+class ChangesPublicPages(ValidatesInitial):
     """For the shared vocabulary visitors' pages show live (lane names and descriptions,
     axes, attribute order, site text): a save or delete makes every cached page fresh."""
 
@@ -82,7 +83,7 @@ class AxisAdmin(ChangesPublicPages, admin.ModelAdmin):
 
 
 @admin.register(Source)
-class SourceAdmin(admin.ModelAdmin):
+class SourceAdmin(ValidatesInitial, admin.ModelAdmin):
     list_display = ["title", "publisher", "url", "accessed_on", "citation_count"]
     list_filter = ["accessed_on", "publisher"]
     search_fields = ["title", "publisher", "url"]

@@ -9,6 +9,8 @@ from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.text import Truncator
 
+from editorial.admin_input import ValidatesInitial
+
 from ..models import Fact, StaleFact
 from ..services import mark_verified
 
@@ -24,7 +26,7 @@ def _days_since(day, *, today=None):
 
 
 @admin.register(StaleFact)
-class StaleFactAdmin(admin.ModelAdmin):
+class StaleFactAdmin(ValidatesInitial, admin.ModelAdmin):
     """The staleness queue: facts not verified within settings.FRESHNESS_DAYS, oldest first.
 
     Rows are edited on their vendor's page (where revisions are kept), so this list has no
