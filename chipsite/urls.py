@@ -1,15 +1,16 @@
 from django.conf import settings
-from django.conf.urls.static import static
 from django.contrib import admin
 from django.urls import include, path
 
 from . import health
+from .media import serve_media
 
 handler500 = "chipsite.outage.server_error"
 
 urlpatterns = [
     path("healthz", health.healthz, name="healthz"),
     path("readyz", health.readyz, name="readyz"),
+    path(f"{settings.MEDIA_URL.strip('/')}/<path:name>", serve_media, name="media"),
     path("admin/", admin.site.urls),
     path("", include("vendors.urls")),
     path("", include("comparisons.urls")),
@@ -23,6 +24,3 @@ if settings.BENCHMARK:
         return HttpResponse("ok", content_type="text/plain")
 
     urlpatterns += [path("bench/trivial/", trivial)]
-
-if settings.DEBUG:
-    urlpatterns += static(settings.MEDIA_URL, document_root=settings.MEDIA_ROOT)

@@ -1,11 +1,17 @@
-"""Logo uploads: only real PNG, JPEG or WebP images within limits, re-encoded by Pillow."""
+"""Logo uploads: only real PNG, JPEG or WebP images within limits, re-encoded by Pillow,
+stored as soon as they are checked so that a storage failure is a form error."""
 
 import io
+import logging
 
+from django import forms
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.core.files.uploadedfile import SimpleUploadedFile
+from django.core.files.storage import default_storage
+from django.core.files.uploadedfile import SimpleUploadedFile, UploadedFile
 from PIL import Image, UnidentifiedImageError
+
+log = logging.getLogger(__name__)
 
 FORMATS = {"PNG": ("png", "image/png"), "JPEG": ("jpg", "image/jpeg"), "WEBP": ("webp", "image/webp")}
 
@@ -52,9 +58,65 @@ def clean_logo(upload) -> SimpleUploadedFile:
                 image.save(out, format=image_format)
     except ValidationError:
         raise
-    except (UnidentifiedImageError, Image.DecompressionBombError, OSError, SyntaxError, ValueError):
+    except Image.DecompressionBombError:
+        # Pillow refuses to even open an image this large: say so in our own terms.
+        raise ValidationError(
+            "The logo has far more pixels than the limit of %(limit)s in all.",
+            params={"limit": settings.LOGO_MAX_PIXELS},
+            code="too_many_pixels",
+        ) from None
+    except UnidentifiedImageError:
         raise ValidationError(
             "This file is not a readable PNG, JPEG or WebP image.", code="invalid_image"
         ) from None
+    except (OSError, SyntaxError, ValueError):
+        raise ValidationError(
+            "The image is damaged or cut short (the file ends before its pixels do). "
+            "Export it again and upload the whole file.",
+            code="damaged_image",
+        ) from None
     extension, content_type = FORMATS[image_format]
     return SimpleUploadedFile(f"logo.{extension}", out.getvalue(), content_type=content_type)
+
+
+def store_logo(upload, *, name):
+    """Save a checked logo under ``name`` now; a storage failure (disk full, read-only) is a
+    ValidationError, and whatever part of the file was written is removed."""
+    try:
+        return default_storage.save(name, upload)
+    except OSError as error:
+        log.error("Could not store a logo at %s: %s", name, error)
+        try:
+            if default_storage.exists(name):
+                default_storage.delete(name)
+        except OSError:
+            log.error("Could not remove the partial logo %s", name)
+        raise ValidationError(
+            "The logo could not be stored (%(reason)s), so nothing was saved. Your other changes "
+            "are still in the form: save again, or save without a logo.",
+            params={"reason": error.strerror or error.__class__.__name__},
+            code="storage",
+        ) from None
+
+
+class LogoField(forms.FileField):
+    """The logo upload, with this project's checks and messages instead of Django's generic
+    "corrupted image" (which a bomb or a truncated file would otherwise get), stored at once.
+
+    Cleaning returns the stored name for a new upload, the current logo when none is sent,
+    and False when the editor ticks "Clear".
+    """
+
+    widget = forms.ClearableFileInput(attrs={"accept": "image/png,image/jpeg,image/webp"})
+
+    def __init__(self, *, upload_to, **kwargs):
+        kwargs.pop("max_length", None)
+        super().__init__(**kwargs)
+        self.upload_to = upload_to
+
+    def clean(self, data, initial=None):
+        value = super().clean(data, initial)
+        if isinstance(value, UploadedFile):
+            logo = clean_logo(value)
+            return store_logo(logo, name=default_storage.generate_filename(self.upload_to(None, logo.name)))
+        return value

@@ -1,12 +1,14 @@
 """A whole vendor profile on one admin page: facts, events, scores, FAQs and their sources."""
 
+from functools import partial
+
 from django import forms
 from django.contrib import admin, messages
 
 from editorial import services as workflow
 from editorial.workflow import SAVE_FIELDSET, EditorialAdmin, EditorialForm
 
-from ..images import clean_logo
+from ..images import LogoField
 from ..models import (
     FAQ,
     Axis,
@@ -14,6 +16,7 @@ from ..models import (
     Fact,
     Score,
     Vendor,
+    logo_upload_to,
 )
 from ..services import mark_verified
 from .editing import CitedInline, FillsPositions, PositionedInlineForm, ResolvesChoicesOnce
@@ -115,12 +118,8 @@ class VendorAdminForm(EditorialForm):
             for field in ["what_it_is", "best_for", "watch_out"]
         }
 
-    def clean_logo(self):
-        logo = self.cleaned_data.get("logo")
-        # Only a new upload is checked and re-encoded; a kept logo is already clean.
-        if logo and hasattr(logo, "content_type"):
-            return clean_logo(logo)
-        return logo
+        # A new upload is checked, re-encoded and stored while the form is cleaned.
+        field_classes = {"logo": partial(LogoField, upload_to=logo_upload_to)}
 
 
 @admin.register(Vendor)

@@ -3,6 +3,7 @@
 import datetime as dt
 
 from django.conf import settings
+from django.core.management import call_command
 from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.utils import timezone
@@ -54,6 +55,8 @@ class Command(BaseCommand):
             return
         with transaction.atomic():
             doomed.delete()
+        # Files only those revisions named go with them.
+        call_command("prune_media", stdout=self.stdout)
         self.stdout.write(
             self.style.SUCCESS(
                 f"Deleted {count} revision(s) older than {days} days; kept the last {keep} of each item."
