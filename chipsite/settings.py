@@ -197,6 +197,9 @@ MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", BASE_DIR / "media"))
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# Backups (chipsite/backup.py) keep timestamps to the microsecond.
+SERIALIZATION_MODULES = {"exactjson": "chipsite.serializers"}
+
 # Strict policy: no inline script or style anywhere, nothing from another host.
 SECURE_CSP = {
     "default-src": [CSP.SELF],
