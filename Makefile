@@ -11,7 +11,7 @@ PYTHON ?= $(shell for p in python3.14 python3.13 python3.12 python3 python; do \
 	command -v $$p >/dev/null 2>&1 && $$p -c 'import sys; sys.exit(sys.version_info < (3, 12))' 2>/dev/null \
 	&& { echo $$p; break; }; done)
 
-.PHONY: run test check bench bench-smoke bench-pages clean
+.PHONY: run test check bench bench-smoke bench-editing bench-pages clean
 
 $(BIN)/python:
 	@if [ -z "$(PYTHON)" ]; then \
@@ -55,6 +55,11 @@ bench: $(VENV)/.installed
 ## The same at the smallest size, a page a second, nothing written (CI runs it)
 bench-smoke: $(VENV)/.installed
 	$(BIN)/python bench/load.py --smoke
+	$(BIN)/python bench/editing.py --smoke
+
+## Visitors and two editors saving at once for 20 s; adds its section to docs/benchmarks.md
+bench-editing: $(VENV)/.installed
+	$(BIN)/python bench/editing.py --duration 20
 
 ## Query counts and in-process time ratios at 19 and 1,009 vendors, on SQLite
 bench-pages: $(VENV)/.installed
