@@ -13,7 +13,7 @@ import reversion
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator, URLValidator
 from django.db import models
-from django.db.models import F, Q
+from django.db.models import F, Prefetch, Q
 from django.urls import reverse
 from django.utils import timezone
 
@@ -165,6 +165,31 @@ class Vendor(Editable):
 
     def get_absolute_url(self):
         return reverse("vendors:detail", kwargs={"slug": self.slug})
+
+    # What a revision of the profile holds (django-reversion follows these): every row with
+    # its citations and what their descriptions name, one query a kind however long it is.
+    @property
+    def facts_for_revision(self):
+        return _with_citations(self.facts.select_related("attribute"), FactCitation)
+
+    @property
+    def events_for_revision(self):
+        return _with_citations(self.events.all(), EventCitation)
+
+    @property
+    def scores_for_revision(self):
+        return _with_citations(self.scores.select_related("axis"), ScoreCitation)
+
+    @property
+    def faqs_for_revision(self):
+        return _with_citations(self.faqs.all(), FAQCitation)
+
+
+def _with_citations(rows, citation_model):
+    citations = f"{citation_model._meta.model_name}_set"
+    return rows.prefetch_related(
+        Prefetch(citations, queryset=citation_model.objects.select_related("source"))
+    )
 
 
 LIVE_SPAN = ("published_at", "superseded_at")  # the columns VersionQuerySet.live() reads
@@ -517,7 +542,9 @@ class SiteSettings(models.Model):
 
 
 # Revisions record a whole profile: the vendor and every row that follows it.
-reversion.register(Vendor, follow=["facts", "events", "scores", "faqs"])
+reversion.register(
+    Vendor, follow=["facts_for_revision", "events_for_revision", "scores_for_revision", "faqs_for_revision"]
+)
 reversion.register(Fact, follow=["factcitation_set"])
 reversion.register(Event, follow=["eventcitation_set"])
 reversion.register(Score, follow=["scorecitation_set"])

@@ -5,6 +5,7 @@ from collections import defaultdict
 from django import forms
 from django.contrib import admin
 from django.contrib.admin.widgets import AutocompleteSelect, AutocompleteSelectMultiple
+from django.core.exceptions import ValidationError
 
 from ..models import (
     Source,
@@ -34,6 +35,57 @@ class KnownChoices:
         return [default]
 
 
+class KnownModelChoiceField(forms.ModelChoiceField):
+    """A choice a one-page editor's save resolves from ``known`` (filled for the whole page
+    in one query per model by ResolvesChoicesOnce) instead of a query per row."""
+
+    known = None  # {str(key): instance}
+
+    def to_python(self, value):
+        if self.known is not None and value not in self.empty_values and str(value) in self.known:
+            return self.known[str(value)]
+        return super().to_python(value)
+
+
+class KnownModelMultipleChoiceField(forms.ModelMultipleChoiceField):
+    known = None
+
+    def _check_values(self, value):
+        keys = [str(v) for v in value]
+        if self.known is not None and all(key in self.known for key in keys):
+            return [self.known[key] for key in dict.fromkeys(keys)]
+        return super()._check_values(value)
+
+
+def resolve_choices(forms_on_page):
+    """Fill every Known field's ``known`` from what the bound forms submitted: one query per
+    model and queryset, so that validating 200 rows does not ask for each row's choices."""
+    groups = defaultdict(lambda: (None, set(), []))
+    for form in forms_on_page:
+        for name, field in form.fields.items():
+            if not isinstance(field, KnownModelChoiceField | KnownModelMultipleChoiceField):
+                continue
+            data = form[name].data
+            values = data if isinstance(data, list | tuple) else [data]
+            key = (field.queryset.model, field.to_field_name or "pk", str(field.queryset.query))
+            queryset, wanted, fields = groups[key]
+            groups[key] = (
+                queryset or field.queryset,
+                wanted | {str(v) for v in values if v not in (None, "")},
+                fields,
+            )
+            fields.append(field)
+    for (_, attribute, _), (queryset, wanted, fields) in groups.items():
+        try:
+            found = {
+                str(getattr(obj, attribute)): obj for obj in queryset.filter(**{f"{attribute}__in": wanted})
+            }
+        except (ValueError, TypeError, ValidationError):
+            continue  # a value that is not a key: each field says so itself
+        for field in fields:
+            field.known = found
+
+
 class KnownAutocompleteSelect(KnownChoices, AutocompleteSelect):
     pass
 
@@ -43,18 +95,42 @@ class KnownAutocompleteSelectMultiple(KnownChoices, AutocompleteSelectMultiple):
 
 
 class AutocompletesKnowChoices:
-    """For an inline: its autocomplete fields use the widgets above."""
+    """For an inline: its autocomplete fields use the widgets above, its choices and its rows'
+    own keys the Known fields."""
 
     def formfield_for_foreignkey(self, db_field, request, **kwargs):
         if db_field.name in self.get_autocomplete_fields(request):
             kwargs["widget"] = KnownAutocompleteSelect(db_field, self.admin_site, using=kwargs.get("using"))
+        kwargs.setdefault("form_class", KnownModelChoiceField)
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+    def get_formset(self, request, obj=None, **kwargs):
+        formset = super().get_formset(request, obj, **kwargs)
+
+        class KnownRows(formset):
+            def add_fields(self, form, index):
+                super().add_fields(form, index)
+                key = self._pk_field.name
+                if type(form.fields.get(key)) is forms.ModelChoiceField:  # the row's own id
+                    field = form.fields[key]
+                    form.fields[key] = KnownModelChoiceField(
+                        field.queryset, initial=field.initial, required=False, widget=field.widget
+                    )
+
+        KnownRows.__name__ = formset.__name__
+        return KnownRows
 
 
 class ResolvesChoicesOnce:
     """For a one-page editor: every row's selected sources, attributes and vendors are
     named from one query per model, and every row's plain select (an axis, a criterion)
     from one list, so that a profile with 200 rows opens in a fixed number of queries."""
+
+    def _create_formsets(self, request, obj, change):
+        formsets, inline_instances = super()._create_formsets(request, obj, change)
+        if request.method == "POST":
+            resolve_choices([form for formset in formsets for form in formset.forms])
+        return formsets, inline_instances
 
     def render_change_form(self, request, context, add=False, change=False, form_url="", obj=None):
         forms_on_page = [context["adminform"].form]
@@ -102,6 +178,7 @@ class CitesSources:
             )
             kwargs.setdefault("queryset", Source.objects.all())
             kwargs.setdefault("required", False)
+            kwargs.setdefault("form_class", KnownModelMultipleChoiceField)
             return db_field.formfield(**kwargs)
         return super().formfield_for_manytomany(db_field, request, **kwargs)
 
@@ -116,7 +193,29 @@ class CitedInline(AutocompletesKnowChoices, CitesSources, admin.TabularInline):
         return super().get_queryset(request).prefetch_related("sources")
 
 
-class PositionedInlineForm(forms.ModelForm):
+class ChecksChangedRowsOnly:
+    """For an inline row's form: a stored row the editor did not touch was valid when it was
+    saved, and the database still enforces its constraints, so it is not checked against the
+    database again (a check constraint or a foreign key costs a query per row). A changed
+    row is checked in full, and its uniqueness against every stored row."""
+
+    def _untouched(self):
+        return self.instance.pk is not None and not self.has_changed()
+
+    def _get_validation_exclusions(self):
+        exclude = super()._get_validation_exclusions()
+        return exclude | set(self.fields) if self._untouched() else exclude
+
+    def validate_unique(self):
+        if not self._untouched():
+            super().validate_unique()
+
+    def validate_constraints(self):
+        if not self._untouched():
+            super().validate_constraints()
+
+
+class PositionedInlineForm(ChecksChangedRowsOnly, forms.ModelForm):
     """Position may be left empty: the row then goes after the others, in the order entered."""
 
     position = forms.IntegerField(min_value=0, required=False)

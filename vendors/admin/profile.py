@@ -19,7 +19,13 @@ from ..models import (
     logo_upload_to,
 )
 from ..services import mark_verified
-from .editing import CitedInline, FillsPositions, PositionedInlineForm, ResolvesChoicesOnce
+from .editing import (
+    ChecksChangedRowsOnly,
+    CitedInline,
+    FillsPositions,
+    PositionedInlineForm,
+    ResolvesChoicesOnce,
+)
 from .staleness import MARK_VERIFIED_LABEL, plural
 
 
@@ -37,7 +43,7 @@ class EventForm(PositionedInlineForm):
         widgets = {"text": forms.Textarea(attrs={"rows": 2, "cols": 60})}
 
 
-class ScoreForm(forms.ModelForm):
+class ScoreForm(ChecksChangedRowsOnly, forms.ModelForm):
     class Meta:
         model = Score
         fields = ["axis", "value", "reason", "sources"]
