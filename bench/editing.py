@@ -261,9 +261,8 @@ def main():
         value, unit = re.search(rf"\s{percent}%\s+([\d.]+)(us|ms|s)", out).groups()
         visitors[f"p{percent}"] = float(value) * {"us": 0.001, "ms": 1, "s": 1000}[unit]
     missing, wrong = check(results)
-    count = {
-        outcome: sum(1 for r in results if r[3] == outcome) for outcome in ("accepted", "refused", "error")
-    }
+    outcomes = ("accepted", "refused", "invalid", "error")
+    count = {outcome: sum(1 for r in results if r[3] == outcome) for outcome in outcomes}
     shared = [r for r in results if r[1] == SHARED]
     text = "\n".join(
         [
@@ -281,11 +280,12 @@ def main():
             f"| {visitors['requests']:,} | {visitors['rps']:.0f} | {visitors['p50']:.1f} | "
             f"{visitors['p99']:.1f} | {visitors['non_2xx']} |",
             "",
-            "| saves tried | accepted | refused by the edit guard | 5xx | accepted but not in the history |"
+            "| saves tried | accepted | refused by the edit guard | other form errors | 5xx |"
+            " accepted but not in the history |"
             " working copies not holding their last accepted save |",
-            "|---:|---:|---:|---:|---:|---:|",
-            f"| {len(results)} | {count['accepted']} | {count['refused']} | {count['error']} | "
-            f"{len(missing)} | {len(wrong)} |",
+            "|---:|---:|---:|---:|---:|---:|---:|",
+            f"| {len(results)} | {count['accepted']} | {count['refused']} | {count['invalid']} | "
+            f"{count['error']} | {len(missing)} | {len(wrong)} |",
             "",
             f"Of the {len(shared)} saves on the shared vendor, "
             f"{sum(1 for r in shared if r[3] == 'refused')} were refused: the other editor had saved it "
