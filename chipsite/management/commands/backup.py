@@ -1,3 +1,5 @@
+from pathlib import Path
+
 from django.core.management.base import BaseCommand
 
 from chipsite.backup import backup
@@ -14,4 +16,7 @@ class Command(BaseCommand):
         self.stdout.write(
             self.style.SUCCESS(f"Wrote {path}: {manifest['rows']} rows, {manifest['media']} media files.")
         )
-        self.stdout.write(f"Its checksum is in {path}.sha256 (check it with: sha256sum -c {path}.sha256).")
+        name = Path(path).name
+        self.stdout.write(
+            f"Its checksum is in {path}.sha256 (check it in that folder: sha256sum -c {name}.sha256)."
+        )
