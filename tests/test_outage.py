@@ -27,6 +27,15 @@ def no_outage_in_progress():
     outage.outage_ended()
 
 
+@pytest.fixture(autouse=True)
+def dropped(monkeypatch):
+    """The outage handler drops the request's connections; here the database is really up and
+    the test's own transaction lives on that connection, so count the drops instead."""
+    calls = []
+    monkeypatch.setattr(outage, "drop_connections", lambda: calls.append(True))
+    return calls
+
+
 @pytest.fixture
 def database_down(monkeypatch):
     def refuse(**kwargs):
@@ -36,9 +45,10 @@ def database_down(monkeypatch):
     return monkeypatch
 
 
-def test_an_unreachable_database_gets_the_designed_503_with_retry_after(visitor, database_down):
+def test_an_unreachable_database_gets_the_designed_503_with_retry_after(visitor, database_down, dropped):
     response = visitor.get("/vendors/aws-trainium/")
     assert response.status_code == 503
+    assert dropped  # the broken connection is not reused by the next request
     assert response["Retry-After"] == str(outage.RETRY_AFTER_SECONDS)
     assert response["Cache-Control"] == "no-store"
     html = response.content.decode()
