@@ -100,6 +100,7 @@ def test_healthz_answers_without_touching_the_database(visitor, django_assert_nu
         response = visitor.get("/healthz")
     assert response.status_code == 200 and response.content == b"ok\n"
     assert "no-cache" in response["Cache-Control"]
+    assert "Content-Security-Policy" not in response.headers  # a probe, not a page
 
 
 def test_readyz_says_ready_when_database_and_cache_answer(visitor):
