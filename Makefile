@@ -38,9 +38,11 @@ test: $(VENV)/.installed
 	SECRET_KEY=test-only-secret-key DEBUG=1 $(BIN)/python -m pytest $(PYTEST_ARGS)
 
 ## What CI checks besides the tests
+CHECK_ENV := SECRET_KEY=check-only-secret-key-long-enough-for-the-production-rule-0123456789 \
+	ALLOWED_HOSTS=chipsite.example.com
 check: $(VENV)/.installed
-	SECRET_KEY=check-only-secret-key $(BIN)/python manage.py check
-	SECRET_KEY=check-only-secret-key $(BIN)/python manage.py makemigrations --check --dry-run
+	$(CHECK_ENV) $(BIN)/python manage.py check --deploy --fail-level WARNING
+	$(CHECK_ENV) $(BIN)/python manage.py makemigrations --check --dry-run
 	$(BIN)/python -m ruff check .
 	$(BIN)/python -m ruff format --check .
 

@@ -1,5 +1,7 @@
 """The one place where editor-written Markdown becomes HTML."""
 
+from functools import lru_cache
+
 import nh3
 from django.utils.safestring import SafeString, mark_safe
 from markdown_it import MarkdownIt
@@ -47,11 +49,18 @@ def _clean(html: str) -> SafeString:
     )
 
 
+# The HTML depends on the text alone, and published text never changes under its version:
+# each process renders a text once and reuses the result (a bounded memo, never stale).
+MEMO_SIZE = 2048
+
+
+@lru_cache(maxsize=MEMO_SIZE)
 def render_markdown(text: str) -> SafeString:
     """Block Markdown (paragraphs, lists, tables) as sanitized HTML."""
     return _clean(_parser.render(text or ""))
 
 
+@lru_cache(maxsize=MEMO_SIZE)
 def render_markdown_inline(text: str) -> SafeString:
     """One line of Markdown (emphasis, links) without a wrapping paragraph."""
     return _clean(_parser.renderInline(text or ""))
