@@ -119,6 +119,19 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         connect_timeout=int(os.environ.get("DB_CONNECT_TIMEOUT", "3")),
         options=f"-c statement_timeout={int(os.environ.get('DB_STATEMENT_TIMEOUT_MS', '5000'))}",
     )
+# A read replica for visitors' reads (editorial/replica.py): anonymous public pages read it
+# once the content token is REPLICA_LAG_SECONDS old, so a page cached after a write always
+# comes from the primary; the admin reads and writes the primary only.
+REPLICA_LAG_SECONDS = float(os.environ.get("REPLICA_LAG_SECONDS", "5"))
+if replica_url := os.environ.get("DATABASE_REPLICA_URL"):
+    DATABASES["replica"] = {
+        **dj_database_url.parse(
+            replica_url, conn_max_age=DATABASES["default"]["CONN_MAX_AGE"], conn_health_checks=True
+        ),
+        "OPTIONS": dict(DATABASES["default"].get("OPTIONS", {})),
+        "TEST": {"MIRROR": "default"},
+    }
+    DATABASE_ROUTERS = ["editorial.replica.VisitorReadsToReplica"]
 # A visitor's request is cut off after this many seconds and answered 503 (0: never); the
 # admin is exempt. Catches a database that accepts connections and then never answers.
 REQUEST_DEADLINE_SECONDS = float(os.environ.get("REQUEST_DEADLINE_SECONDS", "10"))

@@ -17,6 +17,7 @@ to become fresh. Old entries simply age out of the cache.
 import datetime as dt
 import hashlib
 import logging
+import time
 import uuid
 
 from django.conf import settings
@@ -29,6 +30,7 @@ from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.http import quote_etag
 
 from .registry import publications
+from .replica import reads_from_replica
 
 log = logging.getLogger(__name__)
 
@@ -66,7 +68,7 @@ def content_token():
     if value := _valid(cache.get(TOKEN_KEY)):
         return value
     until = _next_change(now)
-    token = {"value": uuid.uuid4().hex[:16], "until": until.timestamp()}
+    token = {"value": uuid.uuid4().hex[:16], "until": until.timestamp(), "made": now.timestamp()}
     cache.set(
         TOKEN_KEY, token, timeout=min(MAX_TOKEN_SECONDS, max(1, int(until.timestamp() - now.timestamp())))
     )
@@ -134,6 +136,7 @@ class PublicPageCacheMiddleware:
         layer = _local_layer()  # with Redis: this process's own copies (cache_backends.LocalLayer)
         token, generation = layer.current() if layer else (None, 0)
         stored = layer.page(token, digest) if token else None
+        found = {}
         if stored is None:
             # One round trip for the token and the page; the page is stored with the token
             # it was made under, and only served under that same token.
@@ -157,7 +160,12 @@ class PublicPageCacheMiddleware:
             response["X-Page-Cache"] = "hit"
             return self._public(response, etag)
 
-        response = self.get_response(request)
+        # A read replica (editorial.replica) only once the token is old enough for it to
+        # have caught up with the write that made the token.
+        made = (found.get(TOKEN_KEY) or {}).get("made")
+        settled = made is not None and time.time() - made > settings.REPLICA_LAG_SECONDS
+        with reads_from_replica(allowed=settled):
+            response = self.get_response(request)
         if self._storable(request, response):
             headers = [(h, v) for h, v in response.items() if h.lower() in STORED_HEADERS]
             entry = (token, response.status_code, headers, response.content)
