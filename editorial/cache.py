@@ -20,6 +20,7 @@ import logging
 import time
 import uuid
 
+import brotli
 from django.conf import settings
 from django.core.cache import cache, caches
 from django.db import transaction
@@ -210,10 +211,43 @@ STORED_HEADERS = {"content-type", "content-language", "x-robots-tag"}
 
 
 class PublicGZipMiddleware(GZipMiddleware):
-    """Gzip for the public pages only: never the admin, never a response that carries a CSRF
-    token, so compression cannot leak a secret beside reflected input (BREACH)."""
+    """Compression for the public pages only: never the admin, never a response that carries a
+    CSRF token, so compression cannot leak a secret beside reflected input (BREACH). Brotli
+    where the client asks for it (smaller than gzip at the same speed), gzip otherwise."""
+
+    BROTLI_QUALITY = 5  # about gzip's speed, about a fifth smaller on these pages
 
     def process_response(self, request, response):
         if request.path.startswith("/admin/") or request.META.get("CSRF_COOKIE_NEEDS_UPDATE"):
             return response
+        if self._wants_brotli(request) and self._compressible(response):
+            return self._brotli(response)
         return super().process_response(request, response)
+
+    @staticmethod
+    def _wants_brotli(request):
+        for part in request.headers.get("Accept-Encoding", "").split(","):
+            coding, _, params = part.strip().partition(";")
+            if coding.strip().lower() == "br":
+                return params.replace(" ", "") not in {"q=0", "q=0.0", "q=0.00", "q=0.000"}
+        return False
+
+    @staticmethod
+    def _compressible(response):
+        return (
+            not response.streaming
+            and len(response.content) >= 200
+            and not response.has_header("Content-Encoding")
+        )
+
+    def _brotli(self, response):
+        patch_vary_headers(response, ("Accept-Encoding",))
+        compressed = brotli.compress(response.content, quality=self.BROTLI_QUALITY)
+        if len(compressed) >= len(response.content):
+            return response
+        response.content = compressed
+        response.headers["Content-Length"] = str(len(compressed))
+        if (etag := response.get("ETag")) and etag.startswith('"'):
+            response.headers["ETag"] = "W/" + etag  # the bytes differ from the identity body
+        response.headers["Content-Encoding"] = "br"
+        return response

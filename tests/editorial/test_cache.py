@@ -4,6 +4,7 @@ import datetime as dt
 import gzip
 import logging
 
+import brotli
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -155,10 +156,27 @@ def test_visitors_pages_are_gzipped_and_carry_no_csrf_token(visitor, trainium):
     assert "csrftoken" not in response.cookies
 
 
-def test_admin_pages_are_never_gzipped(admin_client, trainium):
-    response = admin_client.get("/admin/vendors/vendor/", headers={"accept-encoding": "gzip"})
-    assert response.status_code == 200
-    assert "Content-Encoding" not in response
+def test_a_browser_that_asks_for_brotli_gets_it_smaller_than_gzip(visitor, trainium):
+    plain = visitor.get("/vendors/aws-trainium/").content
+    gzipped = visitor.get("/vendors/aws-trainium/", headers={"accept-encoding": "gzip"})
+    response = visitor.get("/vendors/aws-trainium/", headers={"accept-encoding": "gzip, deflate, br, zstd"})
+    assert response["Content-Encoding"] == "br"
+    assert "Accept-Encoding" in response["Vary"]
+    assert response["ETag"].startswith('W/"')
+    assert brotli.decompress(response.content) == plain
+    assert len(response.content) < len(gzipped.content) < len(plain)
+
+
+def test_brotli_refused_with_q_0_falls_back_to_gzip(visitor, trainium):
+    response = visitor.get("/vendors/aws-trainium/", headers={"accept-encoding": "br;q=0, gzip"})
+    assert response["Content-Encoding"] == "gzip"
+
+
+def test_admin_pages_are_never_compressed(admin_client, trainium):
+    for encoding in ("gzip", "br"):
+        response = admin_client.get("/admin/vendors/vendor/", headers={"accept-encoding": encoding})
+        assert response.status_code == 200
+        assert "Content-Encoding" not in response
 
 
 def test_without_redis_pages_are_still_served_and_the_outage_is_logged_once(
