@@ -1,6 +1,8 @@
 """Site-wide response headers Django does not set itself."""
 
 from django.conf import settings
+from django.core.exceptions import FieldDoesNotExist
+from django.db import DataError
 from django.http import HttpResponse, HttpResponseBadRequest
 
 
@@ -45,9 +47,9 @@ class AnonymousBodyLimitMiddleware:
 ADMIN_PREFIX = "/admin/"
 
 
-class RejectNulMiddleware:
-    """A NUL byte in an admin query parameter is never meant: answer 400 before it reaches a
-    form, a filter or PostgreSQL (which refuses NUL in text and would make it a 500). Public
+class AdminInputMiddleware:
+    """Odd admin query values are a 400, never a 500. A NUL byte is never meant: it is refused
+    before it reaches a form, a filter or PostgreSQL (which refuses NUL in text). Public
     pages handle their own parameters and say what they ignored (vendors/filters.py)."""
 
     def __init__(self, get_response):
@@ -61,3 +63,19 @@ class RejectNulMiddleware:
                 "Query parameters cannot contain NUL characters.\n", content_type="text/plain"
             )
         return self.get_response(request)
+
+    def process_exception(self, request, exception):
+        """What the admin itself lets through to a 500, found by fuzzing it: a number too large
+        for the database (``?lane=99999999999999999999``: SQLite cannot bind it, PostgreSQL
+        says it is out of range) and a field name that names no field (``?_to_field=``)."""
+        if not request.path.startswith(ADMIN_PREFIX):
+            return None
+        if isinstance(exception, OverflowError | DataError):
+            return HttpResponseBadRequest(
+                "A value in the address is out of range for its field.\n", content_type="text/plain"
+            )
+        if isinstance(exception, FieldDoesNotExist):
+            return HttpResponseBadRequest(
+                "The address names a field that does not exist.\n", content_type="text/plain"
+            )
+        return None

@@ -52,6 +52,7 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.humanize",
+    "django.contrib.sitemaps",
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "django_filters",
@@ -61,13 +62,14 @@ INSTALLED_APPS = [
     "editorial",
     "vendors",
     "comparisons",
+    "discovery",
 ]
 
 MIDDLEWARE = [
     "chipsite.outage.OutageMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "chipsite.middleware.PermissionsPolicyMiddleware",
-    "chipsite.middleware.RejectNulMiddleware",
+    "chipsite.middleware.AdminInputMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "editorial.cache.PublicGZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",

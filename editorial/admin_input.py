@@ -1,6 +1,6 @@
 """Hostile or mistyped admin input answers 400 with a reason, never a 500.
 
-NUL bytes in any query parameter are refused site-wide (chipsite.middleware.RejectNulMiddleware),
+NUL bytes in any query parameter are refused site-wide (chipsite.middleware.AdminInputMiddleware),
 before they can reach PostgreSQL; this mixin covers what Django's admin does not check itself:
 an add form's initial values from the query string (``?lane=abc``).
 """

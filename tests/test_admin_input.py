@@ -21,6 +21,16 @@ PARAMETERS = [
 ]  # fmt: skip
 
 
+# The same examples on every run (CI must not pass or fail by chance), no example database
+# written beside the code; runs with a random seed found the two 500s pinned above.
+FUZZ = {
+    "deadline": None,
+    "derandomize": True,
+    "database": None,
+    "suppress_health_check": [HealthCheck.function_scoped_fixture],
+}
+
+
 @pytest.fixture
 def admin_urls(editor):
     """Every registered model's changelist and add page, and the change page of its first row."""
@@ -46,6 +56,7 @@ def test_the_reported_odd_values_are_refused_with_400(editor):
         ("/admin/vendors/vendor/", {"q": "\x00"}),
         ("/admin/vendors/vendor/", {"state": "\x00"}),
         ("/admin/vendors/vendor/add/", {"lane": "abc"}),
+        ("/admin/vendors/lane/1/change/", {"_to_field": ""}),  # found by the fuzzing below
         (
             "/admin/autocomplete/",
             {"term": "\x00", "app_label": "vendors", "model_name": "vendor", "field_name": "lane"},
@@ -53,6 +64,13 @@ def test_the_reported_odd_values_are_refused_with_400(editor):
     ]:
         response = editor.get(url, query)
         assert response.status_code == 400, (url, query)
+
+
+def test_a_number_too_large_for_the_database_is_never_a_500(editor):
+    """Found by the fuzzing below: SQLite cannot bind it (400 here); PostgreSQL compares it
+    as a numeric and finds nothing (the list, answered normally)."""
+    response = editor.get("/admin/vendors/vendor/", {"lane": "99999999999999999999"})
+    assert response.status_code in {400, 200, 302}
 
 
 def test_an_add_form_prefilled_with_a_real_lane_still_opens(editor):
@@ -64,7 +82,7 @@ def test_an_add_form_prefilled_with_a_real_lane_still_opens(editor):
     assert f'<option value="{lane.pk}" selected>' in response.content.decode()
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=200, **FUZZ)
 @given(data=st.data())
 def test_no_admin_page_answers_500_to_odd_query_values(editor, admin_urls, data):
     url = data.draw(st.sampled_from(admin_urls), label="url")
@@ -81,7 +99,7 @@ def test_no_admin_page_answers_500_to_odd_query_values(editor, admin_urls, data)
     assert response.status_code < 500, (url, query, response.status_code)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=80, **FUZZ)
 @given(
     model=st.sampled_from(
         [("vendors", "vendor", "lane"), ("vendors", "fact", "attribute"), ("vendors", "fact", "vendor")]
