@@ -684,7 +684,7 @@ class TestVerifyingALivePage:
         changes_url = f"/vendors/{vendor.slug}/changes/"
         full_log = change_log_html(visitor.get(changes_url))
         on_profile = change_log_html(visitor.get(vendor.get_absolute_url()))
-        assert full_log.count("<li><h2>") == 2 and "SRAM figure added." in full_log
+        assert len(re.findall(r"<li id=\"v\d+\"><h2>", full_log)) == 2 and "SRAM figure added." in full_log
 
         run_action(admin_client, VENDORS, "mark_verified_today", [vendor])
 

@@ -562,7 +562,9 @@ def change_log_entries(html):
     """Each entry of the first change log on the page: [date, note or lines...]."""
     log = re.search(r'<ol class="changes"[^>]*>(.*?)</ol>', html, re.S).group(1)
     entries = []
-    for item in re.split(r"<li><h[23]>", log)[1:]:  # h2 on the change-log page, h3 on the profile
+    for item in re.split(r"<li(?: id=\"v\d+\")?><h[23]>", log)[
+        1:
+    ]:  # h2 on the change-log page, h3 on the profile
         date = visible_text(re.search(r"(.*?)</h[23]>", item, re.S).group(1))
         lines = [visible_text(p) for p in re.findall(r'<p(?: class="note")?>(.*?)</p>', item, re.S)]
         lines += [visible_text(li) for li in re.findall(r"<li>(.*?)</li>", item, re.S)]

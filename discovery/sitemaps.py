@@ -1,0 +1,92 @@
+"""/sitemap.xml: every live profile and its change log, every lane with live vendors, every
+live editorial comparison and the list pages, each with the time its live content was
+published. Generated any-N comparisons, search, the admin and the probes are left out."""
+
+from django.contrib.sitemaps import Sitemap
+from django.db.models import Max
+from django.urls import reverse
+
+from comparisons.models import ComparisonVersion
+from vendors.models import Lane, VendorVersion
+
+
+class ProfileSitemap(Sitemap):
+    changefreq = "weekly"
+    priority = 0.8
+
+    def items(self):
+        return VendorVersion.objects.live().only("slug", "published_at").order_by("slug")
+
+    def lastmod(self, version):
+        return version.published_at
+
+
+class ChangeLogSitemap(ProfileSitemap):
+    priority = 0.4
+
+    def location(self, version):
+        return reverse("vendors:changes", kwargs={"slug": version.slug})
+
+
+class ComparisonSitemap(Sitemap):
+    changefreq = "weekly"
+    priority = 0.7
+
+    def items(self):
+        return ComparisonVersion.objects.live().only("slug", "published_at").order_by("slug")
+
+    def lastmod(self, version):
+        return version.published_at
+
+
+class LaneSitemap(Sitemap):
+    changefreq = "weekly"
+    priority = 0.6
+
+    def items(self):
+        latest = {
+            lane: when
+            for lane, when in VendorVersion.objects.live()
+            .order_by()
+            .values_list("lane")
+            .annotate(latest=Max("published_at"))
+        }
+        lanes = list(Lane.objects.filter(pk__in=latest).order_by("position", "name"))
+        for lane in lanes:
+            lane.latest = latest[lane.pk]
+        return lanes
+
+    def lastmod(self, lane):
+        return lane.latest
+
+
+class ListSitemap(Sitemap):
+    """The rankings and the list pages change whenever any profile or comparison does."""
+
+    changefreq = "daily"
+    priority = 1.0
+    names = ["vendors:rankings", "vendors:list", "vendors:lanes", "comparisons:list"]
+
+    def items(self):
+        return self.names
+
+    def location(self, name):
+        return reverse(name)
+
+    def lastmod(self, name):
+        if not hasattr(self, "_latest"):
+            times = [
+                model.objects.live().aggregate(latest=Max("published_at"))["latest"]
+                for model in (VendorVersion, ComparisonVersion)
+            ]
+            self._latest = max((t for t in times if t), default=None)
+        return self._latest
+
+
+SITEMAPS = {
+    "lists": ListSitemap,
+    "profiles": ProfileSitemap,
+    "changes": ChangeLogSitemap,
+    "lanes": LaneSitemap,
+    "comparisons": ComparisonSitemap,
+}
