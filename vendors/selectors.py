@@ -42,6 +42,19 @@ def live_version(*, slug):
     return live_vendors().filter(slug=slug).first()
 
 
+def published_version(*, slug, number):
+    """Version ``number`` of the vendor that has (or had) address ``slug``, at its permanent
+    address: one visitors could read in its time, while the vendor is live now. A scheduled
+    version is not there yet; an unpublished vendor takes all its versions down with it."""
+    ever = VendorVersion.objects.filter(slug=slug).values("item_id")
+    return (
+        VendorVersion.objects.past()
+        .filter(number=number, item_id__in=ever)
+        .filter(item_id__in=live_vendors().values("item_id"))
+        .first()
+    )
+
+
 @dataclass
 class Footnotes:
     """Numbers sources in the order a reader first meets them on the page."""

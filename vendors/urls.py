@@ -9,6 +9,7 @@ urlpatterns = [
     path("vendors/", views.VendorListView.as_view(), name="list"),
     path("vendors/<slug:slug>/", views.VendorDetailView.as_view(), name="detail"),
     path("vendors/<slug:slug>/changes/", views.ChangeLogView.as_view(), name="changes"),
+    path("vendors/<slug:slug>/v/<int:number>/", views.VendorVersionView.as_view(), name="version"),
     path("lanes/", views.LaneListView.as_view(), name="lanes"),
     path("lanes/<slug:slug>/", views.LaneDetailView.as_view(), name="lane"),
 ]

@@ -42,6 +42,33 @@ class VendorDetailView(PublishedPageMixin, TemplateView):
         return context
 
 
+class VendorVersionView(TemplateView):
+    """One published version at its permanent address, as it was published, so that a
+    citation of it never rots; a banner links to the current version when it is not that."""
+
+    template_name = "vendors/vendor_detail.html"
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        version = selectors.published_version(slug=self.kwargs["slug"], number=self.kwargs["number"])
+        if version is None:
+            raise Http404("No such published version.")
+        current = selectors.live_vendors().filter(item_id=version.item_id).defer("document").first()
+        profile = selectors.build_profile(
+            version.document, vendor_id=version.item_id, history=version.history, live_lane_id=current.lane_id
+        )
+        context.update(
+            vendor=profile.vendor,
+            vendor_id=version.item_id,
+            profile=profile,
+            site=selectors.site_settings(),
+            is_preview=False,
+            shown_version=version,
+            current_version=current if current.pk != version.pk else None,
+        )
+        return context
+
+
 class ChangeLogView(TemplateView):
     """Every published change of one profile, newest first."""
 

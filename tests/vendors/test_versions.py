@@ -1,0 +1,78 @@
+"""A published version's permanent address keeps showing it, so that a citation never rots."""
+
+import datetime as dt
+
+import pytest
+from django.utils import timezone
+
+from editorial import services
+from tests import factories as f
+from tests.vendors.test_lists import count_queries
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def vendor():
+    memory = f.make_attribute(name="Memory")
+    vendor = f.make_vendor(name="Cited Chip", slug="cited-chip", published=False)
+    f.make_fact(vendor=vendor, attribute=memory, value="96 GB")
+    f.publish(vendor, at=timezone.now() - dt.timedelta(days=5))
+    vendor.facts.update(value="144 GB")
+    services.refresh_state(obj=vendor)
+    f.publish(vendor, note="More memory.")
+    return vendor
+
+
+def test_an_earlier_version_keeps_its_address_and_links_to_the_current_one(client, vendor):
+    old = client.get("/vendors/cited-chip/v/1/").content.decode()
+    assert "96 GB" in old and "144 GB" not in old.split('<ol class="changes"')[0]
+    assert (
+        "Version 1, as published on" in old and 'href="/vendors/cited-chip/">Read the current version' in old
+    )
+    assert '<link rel="canonical" href="http://testserver/vendors/cited-chip/">' in old
+    assert '<meta name="robots" content="noindex">' in old
+
+
+def test_the_current_version_at_its_address_has_no_banner(client, vendor):
+    page = client.get("/vendors/cited-chip/v/2/").content.decode()
+    assert "144 GB" in page and "Read the current version" not in page
+
+
+def test_the_change_log_links_each_entry_to_its_version(client, vendor):
+    page = client.get("/vendors/cited-chip/changes/").content.decode()
+    assert 'href="/vendors/cited-chip/v/1/"' in page and 'href="/vendors/cited-chip/v/2/"' in page
+
+
+def test_a_version_keeps_its_address_after_the_vendor_changes_its_slug(client, vendor):
+    vendor.slug = "renamed-chip"
+    vendor.save()
+    services.refresh_state(obj=vendor)
+    f.publish(vendor)
+    assert "96 GB" in client.get("/vendors/cited-chip/v/1/").content.decode()
+    assert "96 GB" in client.get("/vendors/renamed-chip/v/1/").content.decode()
+
+
+@pytest.mark.parametrize(
+    "url", ["/vendors/cited-chip/v/3/", "/vendors/cited-chip/v/0/", "/vendors/nobody/v/1/"]
+)
+def test_versions_that_were_never_published_are_404(client, vendor, url):
+    assert client.get(url).status_code == 404
+
+
+def test_a_scheduled_version_is_not_there_before_its_time(client, vendor):
+    vendor.facts.update(value="192 GB")
+    services.refresh_state(obj=vendor)
+    f.publish(vendor, at=timezone.now() + dt.timedelta(days=1))
+    assert client.get("/vendors/cited-chip/v/3/").status_code == 404
+
+
+def test_an_unpublished_vendor_takes_its_versions_down(client, vendor):
+    services.unpublish(obj=vendor, user=f.make_superuser())
+    assert client.get("/vendors/cited-chip/v/1/").status_code == 404
+
+
+def test_a_version_page_takes_a_fixed_number_of_queries(client, vendor):
+    small = count_queries(client, "/vendors/cited-chip/v/1/")
+    f.make_published_vendors(30, lanes=[vendor.lane])
+    assert count_queries(client, "/vendors/cited-chip/v/1/") == small
