@@ -1,4 +1,4 @@
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.views.generic import DetailView, ListView, TemplateView
 from django_filters.views import FilterView
@@ -7,6 +7,7 @@ from editorial.registry import publication_for
 from editorial.views import PublishedPageMixin
 
 from . import selectors
+from .citation import Citation
 from .filters import VendorFilter
 from .models import Lane, Vendor, total_max
 
@@ -37,6 +38,9 @@ class VendorDetailView(PublishedPageMixin, TemplateView):
             vendor_id=vendor_id,
             profile=profile,
             site=selectors.site_settings(),
+            citation=Citation.of(live, verification=profile.verification, request=self.request)
+            if live and working is None
+            else None,
             **self.preview_context(working, version),
         )
         return context
@@ -65,8 +69,27 @@ class VendorVersionView(TemplateView):
             is_preview=False,
             shown_version=version,
             current_version=current if current.pk != version.pk else None,
+            citation=Citation.of(version, verification=profile.verification, request=self.request),
         )
         return context
+
+
+CITATION_FORMATS = {
+    "bib": ("application/x-bibtex; charset=utf-8", Citation.bibtex),
+    "json": ("application/vnd.citationstyles.csl+json; charset=utf-8", Citation.csl),
+}
+
+
+def citation_download(request, slug, number, format):
+    """A version's citation as a file for a reference manager: BibTeX or CSL-JSON."""
+    version = selectors.published_version(slug=slug, number=number)
+    if version is None or format not in CITATION_FORMATS:
+        raise Http404("No such published version.")
+    citation = Citation.of(version, verification=version.verification, request=request)
+    content_type, render = CITATION_FORMATS[format]
+    response = HttpResponse(render(citation), content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="{citation.key}.{format}"'
+    return response
 
 
 class ChangeLogView(TemplateView):

@@ -1,6 +1,7 @@
 """A published version's permanent address keeps showing it, so that a citation never rots."""
 
 import datetime as dt
+import json
 
 import pytest
 from django.utils import timezone
@@ -76,3 +77,34 @@ def test_a_version_page_takes_a_fixed_number_of_queries(client, vendor):
     small = count_queries(client, "/vendors/cited-chip/v/1/")
     f.make_published_vendors(30, lanes=[vendor.lane])
     assert count_queries(client, "/vendors/cited-chip/v/1/") == small
+
+
+def test_a_profile_offers_a_citation_of_its_exact_version(client, vendor):
+    page = client.get("/vendors/cited-chip/").content.decode()
+    assert "Cite this page" in page
+    assert "chipsite. “Cited Chip: AI chip profile.” Version 2, published " in page
+    assert "; facts verified 1 Nov 2026. http://testserver/vendors/cited-chip/v/2/" in page
+    old = client.get("/vendors/cited-chip/v/1/").content.decode()
+    assert "Version 1, published " in old and "http://testserver/vendors/cited-chip/v/1/" in old
+
+
+def test_the_citation_downloads_as_bibtex_and_csl_json(client, vendor):
+    bib = client.get("/vendors/cited-chip/v/2/cite.bib")
+    assert bib["Content-Disposition"] == 'attachment; filename="chipsite-cited-chip-v2.bib"'
+    text = bib.content.decode()
+    assert text.startswith("@misc{chipsite-cited-chip-v2,")
+    assert "  url = {http://testserver/vendors/cited-chip/v/2/}" in text
+    assert "  note = {Version 2; facts verified 2026-11-01}" in text
+    csl = client.get("/vendors/cited-chip/v/2/cite.json")
+    assert csl["Content-Type"].startswith("application/vnd.citationstyles.csl+json")
+    (item,) = json.loads(csl.content)
+    assert item["URL"] == "http://testserver/vendors/cited-chip/v/2/" and item["version"] == "2"
+    assert item["title"] == "Cited Chip: AI chip profile" and item["note"] == "Facts verified 2026-11-01"
+    assert client.get("/vendors/cited-chip/v/2/cite.xml").status_code == 404
+    assert client.get("/vendors/cited-chip/v/9/cite.bib").status_code == 404
+
+
+def test_a_preview_offers_no_citation(admin_client, vendor):
+    vendor.facts.update(value="200 GB")
+    services.refresh_state(obj=vendor)
+    assert "Cite this page" not in admin_client.get("/vendors/cited-chip/").content.decode()

@@ -102,6 +102,7 @@ class TestReferenceProfile:
             "Frequently asked questions",
             "Sources",
             "Change log",
+            "Cite this page",  # after the reference's sections: the citation to copy (issue 11)
             "Ready to Find the Right AI Tools?",
         ]
         assert len(re.findall(r"<h1[^>]*>", page)) == 1
