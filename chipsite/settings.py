@@ -12,6 +12,8 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 
+from chipsite.release import release
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -137,6 +139,9 @@ if replica_url := os.environ.get("DATABASE_REPLICA_URL"):
 # A visitor's request is cut off after this many seconds and answered 503 (0: never); the
 # admin is exempt. Catches a database that accepts connections and then never answers.
 REQUEST_DEADLINE_SECONDS = float(os.environ.get("REQUEST_DEADLINE_SECONDS", "10"))
+
+# Cached pages and data belong to one release of the code and templates (chipsite/release.py).
+RELEASE = release(BASE_DIR)
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:

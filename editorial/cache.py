@@ -100,7 +100,7 @@ def cached(name, compute):
     """``compute()``'s result, computed once per content token (shared reference data)."""
     if not settings.PAGE_CACHE_ENABLED:
         return compute()
-    key = f"data:{content_token()}:{name}"
+    key = f"data:{settings.RELEASE}:{content_token()}:{name}"
     value = cache.get(key)
     if value is None:
         value = compute()
@@ -133,7 +133,7 @@ class PublicPageCacheMiddleware:
             return response
 
         digest = hashlib.sha256(request.get_full_path().encode()).hexdigest()[:24]
-        key = f"page:{digest}"
+        key = f"page:{settings.RELEASE}:{digest}"
         layer = _local_layer()  # with Redis: this process's own copies (cache_backends.LocalLayer)
         token, generation = layer.current() if layer else (None, 0)
         stored = layer.page(token, digest) if token else None
@@ -149,7 +149,7 @@ class PublicPageCacheMiddleware:
             stored = found.get(key)
             if stored is not None and stored[0] == token and layer:
                 layer.keep(token, digest, stored, generation)
-        etag = quote_etag(f"{token}-{digest[:12]}")
+        etag = quote_etag(f"{token}-{settings.RELEASE[:8]}-{digest[:12]}")
         if etag in request.headers.get("If-None-Match", ""):
             return self._public(HttpResponseNotModified(), etag)
 

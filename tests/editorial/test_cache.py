@@ -244,3 +244,27 @@ def test_with_redis_a_warm_page_costs_no_round_trip_and_a_publish_drops_every_co
     f.publish(trainium)
     assert claim(visitor.get("/vendors/aws-trainium/")) == "288 GB HBM3e"
     backend.clear()
+
+
+def test_a_new_release_never_serves_or_304s_a_page_cached_by_the_one_before(settings, visitor, trainium):
+    first = visitor.get("/vendors/aws-trainium/")
+    assert visitor.get("/vendors/aws-trainium/")["X-Page-Cache"] == "hit"
+    settings.RELEASE = "next-release"  # a deploy that changed a template
+    again = visitor.get("/vendors/aws-trainium/", headers={"if-none-match": first["ETag"]})
+    assert again.status_code == 200 and again["X-Page-Cache"] == "miss"
+    assert again["ETag"] != first["ETag"]
+
+
+def test_the_release_digest_follows_the_templates_unless_the_environment_names_one(tmp_path, monkeypatch):
+    from chipsite.release import release
+
+    monkeypatch.delenv("RELEASE", raising=False)
+    (tmp_path / "templates").mkdir()
+    page = tmp_path / "templates" / "page.html"
+    page.write_text("<p>one</p>")
+    before = release(tmp_path)
+    assert release(tmp_path) == before
+    page.write_text("<p>two</p>")
+    assert release(tmp_path) != before
+    monkeypatch.setenv("RELEASE", "4f2a9c1")
+    assert release(tmp_path) == "4f2a9c1"
