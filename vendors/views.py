@@ -3,6 +3,7 @@ from django.shortcuts import get_object_or_404
 from django.views.generic import DetailView, ListView, TemplateView
 from django_filters.views import FilterView
 
+from discovery import structured_data
 from editorial.registry import publication_for
 from editorial.views import PublishedPageMixin
 
@@ -39,6 +40,9 @@ class VendorDetailView(PublishedPageMixin, TemplateView):
             profile=profile,
             site=selectors.site_settings(),
             citation=Citation.of(live, verification=profile.verification, request=self.request)
+            if live and working is None
+            else None,
+            structured_data=structured_data.profile(self.request, profile, url=live.get_absolute_url())
             if live and working is None
             else None,
             **self.preview_context(working, version),
@@ -131,6 +135,7 @@ class RankingsView(TemplateView):
             columns=[("name", "Vendor"), ("total", "Total")]
             + [(f"axis-{axis.slug}", axis.name) for axis in axes]
             + [("lane", "Lane"), ("verified", "Verified")],
+            structured_data=structured_data.rankings(self.request, page),
         )
         return context
 

@@ -1,0 +1,20 @@
+import json
+
+from django import template
+from django.utils.html import format_html
+from django.utils.safestring import mark_safe
+
+register = template.Library()
+
+# What json_script escapes, so that nothing in the data can end the element early.
+_ESCAPES = {ord(">"): "\\u003E", ord("<"): "\\u003C", ord("&"): "\\u0026"}
+
+
+@register.simple_tag
+def json_ld(data):
+    """``<script type="application/ld+json">``: a data block, which the strict CSP allows (the
+    browser never runs it), with every <, > and & escaped."""
+    if not data:
+        return ""
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":")).translate(_ESCAPES)
+    return format_html('<script type="application/ld+json">{}</script>', mark_safe(text))  # noqa: S308
