@@ -593,7 +593,7 @@ class TestProfile:
 
         assert 'class="stale"' in page  # the notice and the marker are on the page
         assert "style=" not in page and "<style" not in page
-        assert not re.search(r"<script(?![^>]*\bsrc=)", page)
+        assert f.inline_scripts(page) == []
 
 
 # --- Verification on a live page --------------------------------------------------------
