@@ -10,15 +10,22 @@ from comparisons.models import ComparisonVersion
 from vendors.models import Lane, VendorVersion
 
 
-class ProfileSitemap(Sitemap):
+class LiveVersionSitemap(Sitemap):
+    """The live version of every published item of ``model``, dated by its publish time."""
+
+    model = None
     changefreq = "weekly"
-    priority = 0.8
 
     def items(self):
-        return VendorVersion.objects.live().only("slug", "published_at").order_by("slug")
+        return self.model.objects.live().only("slug", "published_at").order_by("slug")
 
     def lastmod(self, version):
         return version.published_at
+
+
+class ProfileSitemap(LiveVersionSitemap):
+    model = VendorVersion
+    priority = 0.8
 
 
 class ChangeLogSitemap(ProfileSitemap):
@@ -28,15 +35,9 @@ class ChangeLogSitemap(ProfileSitemap):
         return reverse("vendors:changes", kwargs={"slug": version.slug})
 
 
-class ComparisonSitemap(Sitemap):
-    changefreq = "weekly"
+class ComparisonSitemap(LiveVersionSitemap):
+    model = ComparisonVersion
     priority = 0.7
-
-    def items(self):
-        return ComparisonVersion.objects.live().only("slug", "published_at").order_by("slug")
-
-    def lastmod(self, version):
-        return version.published_at
 
 
 class LaneSitemap(Sitemap):
