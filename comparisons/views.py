@@ -3,6 +3,7 @@ from django.shortcuts import redirect
 from django.urls import reverse
 from django.views.generic import ListView, TemplateView
 
+from discovery import structured_data
 from editorial.registry import publication_for
 from editorial.views import PublishedPageMixin
 
@@ -45,8 +46,12 @@ class ComparisonDetailView(PublishedPageMixin, TemplateView):
         version, working = self.get_page(live_version=version, slug=self.kwargs["slug"])
         document = publication_for(Comparison).document(working) if working else version.document
         page = read_comparison(document)
+        table = selectors.editorial_table(page)
         context.update(
-            comparison=page, table=selectors.editorial_table(page), **self.preview_context(working, version)
+            comparison=page,
+            table=table,
+            structured_data=None if working else structured_data.comparison(self.request, page, table),
+            **self.preview_context(working, version),
         )
         return context
 

@@ -43,22 +43,7 @@ def profile(request, profile, *, url):
         product["description"] = _text(vendor.summary)
     if profile.verification.oldest:
         product["dateModified"] = profile.verification.oldest.isoformat()
-    data = [product]
-    if profile.faqs:
-        data.append(
-            {
-                "@context": "https://schema.org",
-                "@type": "FAQPage",
-                "mainEntity": [
-                    {
-                        "@type": "Question",
-                        "name": faq.question,
-                        "acceptedAnswer": {"@type": "Answer", "text": _text(faq.answer)},
-                    }
-                    for faq in profile.faqs
-                ],
-            }
-        )
+    data = [product, *faq_page(profile.faqs)]
     data.append(
         breadcrumbs(
             request,
@@ -70,6 +55,50 @@ def profile(request, profile, *, url):
         )
     )
     return data
+
+
+def faq_page(faqs):
+    """The FAQs as a FAQPage, answers in plain words (nothing, when there are none)."""
+    if not faqs:
+        return []
+    return [
+        {
+            "@context": "https://schema.org",
+            "@type": "FAQPage",
+            "mainEntity": [
+                {
+                    "@type": "Question",
+                    "name": faq.question,
+                    "acceptedAnswer": {"@type": "Answer", "text": _text(faq.answer)},
+                }
+                for faq in faqs
+            ],
+        }
+    ]
+
+
+def comparison(request, page, table):
+    """An editorial comparison: its vendors as an ItemList in column order, its FAQs, and
+    breadcrumbs."""
+    url = page.get_absolute_url()
+    vendors = {
+        "@context": "https://schema.org",
+        "@type": "ItemList",
+        "name": page.title,
+        "url": request.build_absolute_uri(url),
+        "numberOfItems": len(table.vendors),
+        "itemListElement": [
+            {
+                "@type": "ListItem",
+                "position": n,
+                "name": vendor.name,
+                "url": request.build_absolute_uri(vendor.get_absolute_url()),
+            }
+            for n, vendor in enumerate(table.vendors, start=1)
+        ],
+    }
+    trail = [("Comparisons", reverse("comparisons:list")), (page.title, url)]
+    return [vendors, *faq_page(page.faqs), breadcrumbs(request, trail)]
 
 
 def rankings(request, page):

@@ -5,6 +5,9 @@ import re
 
 import pytest
 
+from comparisons.models import ComparisonFAQ
+from editorial import services
+from tests import factories as f
 from tests.vendors.test_views import visible_text
 from vendors.demo import load_demo
 
@@ -64,3 +67,37 @@ def test_nothing_in_the_data_can_end_its_element_early(client):
 
     html = tag([{"name": "</script><script>alert(1)</script> & more"}])
     assert html.count("</script>") == 1 and "\\u003C/script\\u003E" in html and "\\u0026" in html
+
+
+def test_an_editorial_comparison_lists_its_vendors_and_faqs_as_the_page_does(client):
+    first, second = f.make_vendor(name="First Chip"), f.make_vendor(name="Second Chip")
+    comparison = f.make_comparison(slug="first-vs-second", title="First vs Second", vendors=[first, second])
+    ComparisonFAQ.objects.create(
+        comparison=comparison, question="Which is faster?", answer="**First**, by the data.", position=1
+    )
+    f.publish(comparison)
+    page = client.get("/compare/first-vs-second/").content.decode()
+    data = json_ld(page)
+    columns = re.findall(r'<th scope="col"><a href="[^"]+">(.*?)</a></th>', page)
+    assert (
+        [item["name"] for item in data["ItemList"]["itemListElement"]]
+        == columns
+        == ["First Chip", "Second Chip"]
+    )
+    (question,) = data["FAQPage"]["mainEntity"]
+    assert (
+        question["name"] == "Which is faster?" and question["acceptedAnswer"]["text"] == "First, by the data."
+    )
+    crumbs = [item["name"] for item in data["BreadcrumbList"]["itemListElement"]]
+    assert crumbs == ["Comparisons", "First vs Second"]
+
+
+def test_a_generated_comparison_and_a_preview_carry_no_json_ld(client, admin_client):
+    first = f.make_vendor(name="First Chip", slug="first-chip")
+    f.make_vendor(slug="second-chip")
+    page = client.get("/compare/vendors/first-chip/second-chip/").content.decode()
+    assert "application/ld+json" not in page  # noindex, and nothing editorial to describe
+    first.summary = "Changed, not yet published."
+    first.save()
+    services.refresh_state(obj=first)
+    assert "application/ld+json" not in admin_client.get("/vendors/first-chip/").content.decode()
