@@ -70,7 +70,7 @@ def resolve_choices(forms_on_page):
             key = (field.queryset.model, field.to_field_name or "pk", str(field.queryset.query))
             queryset, wanted, fields = groups[key]
             groups[key] = (
-                queryset or field.queryset,
+                field.queryset if queryset is None else queryset,  # never `or`: that would run it
                 wanted | {str(v) for v in values if v not in (None, "")},
                 fields,
             )
