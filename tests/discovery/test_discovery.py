@@ -161,3 +161,8 @@ def test_discovery_pages_take_a_fixed_number_of_queries(client, site, url):
         services.refresh_state(obj=vendor)
         f.publish(vendor)
     assert count() == small
+
+
+def test_robots_txt_reads_nothing_from_the_database(client, django_assert_num_queries):
+    with django_assert_num_queries(0):
+        assert client.get("/robots.txt").status_code == 200

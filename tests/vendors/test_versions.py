@@ -108,3 +108,16 @@ def test_a_preview_offers_no_citation(admin_client, vendor):
     vendor.facts.update(value="200 GB")
     services.refresh_state(obj=vendor)
     assert "Cite this page" not in admin_client.get("/vendors/cited-chip/").content.decode()
+
+
+@pytest.mark.parametrize("fmt", ["bib", "json"])
+def test_a_citation_download_takes_a_fixed_number_of_queries(client, vendor, fmt):
+    url = f"/vendors/cited-chip/v/2/cite.{fmt}"
+    small = count_queries(client, url)
+    f.make_published_vendors(30, lanes=[vendor.lane])
+    assert count_queries(client, url) == small
+
+
+def test_an_unpublished_vendor_has_no_citation_to_download(client, vendor):
+    services.unpublish(obj=vendor, user=f.make_superuser())
+    assert client.get("/vendors/cited-chip/v/2/cite.bib").status_code == 404
