@@ -39,14 +39,13 @@ class VendorDetailView(PublishedPageMixin, TemplateView):
             vendor_id=vendor_id,
             profile=profile,
             site=selectors.site_settings(),
-            citation=Citation.of(live, verification=profile.verification, request=self.request)
-            if live and working is None
-            else None,
-            structured_data=structured_data.profile(self.request, profile, url=live.get_absolute_url())
-            if live and working is None
-            else None,
             **self.preview_context(working, version),
         )
+        if live and working is None:  # what visitors see: citable, described for search engines
+            context.update(
+                citation=Citation.of(live, verification=profile.verification, request=self.request),
+                structured_data=structured_data.profile(self.request, profile, url=live.get_absolute_url()),
+            )
         return context
 
 
