@@ -65,6 +65,7 @@ INSTALLED_APPS = [
     "vendors",
     "comparisons",
     "discovery",
+    "opendata",
 ]
 
 MIDDLEWARE = [

@@ -15,6 +15,7 @@ urlpatterns = [
     path("", include("discovery.urls")),
     path("", include("vendors.urls")),
     path("", include("comparisons.urls")),
+    path("", include("opendata.urls")),
 ]
 
 if settings.BENCHMARK:

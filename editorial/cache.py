@@ -207,7 +207,7 @@ class PublicPageCacheMiddleware:
         return response
 
 
-STORED_HEADERS = {"content-type", "content-language", "x-robots-tag"}
+STORED_HEADERS = {"content-type", "content-language", "content-disposition", "x-robots-tag"}
 
 
 class PublicGZipMiddleware(GZipMiddleware):

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class OpendataConfig(AppConfig):
+    name = "opendata"
+    verbose_name = "Open data downloads"

@@ -1,0 +1,294 @@
+"""What the downloads hold, built from live published versions only.
+
+Every value (a fact, event, score, answer or assessment) is one row that carries its
+sources (title and URL), the date an editor last verified it and whether the vendor
+stated it, so that whoever takes the data can still say where each value came from.
+The same rows make a file's JSON and its CSV.
+"""
+
+from dataclasses import dataclass, field
+
+from vendors.documents import read_document
+from vendors.models import SCORE_MAX, SCORE_MIN, Event, total_max
+
+LICENCE = {
+    "name": "Creative Commons Attribution 4.0 International (CC BY 4.0)",
+    "id": "CC-BY-4.0",
+    "url": "https://creativecommons.org/licenses/by/4.0/",
+    "attribution": "chipsite",
+}
+LICENCE_NOTE = (
+    "You may share and adapt this data for any purpose, including commercially, if you credit "
+    "“chipsite” and link to the licence. Each value names the sources it rests on."
+)
+VALUE_COLUMNS = ["vendor", "kind", "label", "value", "reason", "vendor_stated", "verified_on"]
+
+
+def iso(day):
+    return day.isoformat() if day else None
+
+
+def partial_date(date, precision):
+    """An event's date at its precision, as ISO 8601 writes it: 2025-12-03, 2025-12 or 2025."""
+    if precision == Event.Precision.YEAR:
+        return f"{date:%Y}"
+    if precision == Event.Precision.MONTH:
+        return f"{date:%Y-%m}"
+    return date.isoformat()
+
+
+def source_dict(source):
+    return {
+        "title": source.title,
+        "url": source.url,
+        "publisher": source.publisher,
+        "accessed_on": iso(source.accessed_on),
+    }
+
+
+@dataclass
+class Value:
+    """One row of a download."""
+
+    kind: str  # fact, event, score, faq, assessment
+    label: str
+    value: object
+    vendor: str = ""
+    reason: str = ""
+    vendor_stated: bool | None = None  # None where the value cannot be vendor-stated
+    verified_on: object = None
+    sources: list = field(default_factory=list)
+
+    def as_dict(self):
+        return {
+            "vendor": self.vendor,
+            "kind": self.kind,
+            "label": self.label,
+            "value": self.value,
+            "reason": self.reason,
+            "vendor_stated": self.vendor_stated,
+            "verified_on": iso(self.verified_on),
+            "sources": [source_dict(source) for source in self.sources],
+        }
+
+    def cells(self):
+        return [
+            self.vendor,
+            self.kind,
+            self.label,
+            self.value,
+            self.reason,
+            self.vendor_stated,
+            iso(self.verified_on),
+        ]
+
+
+def profile_values(page, *, axes, facts=True, events=True, faqs=True):
+    """The values of a profile as its page shows them: scores on the active axes only."""
+    name = page.vendor.name
+    values = []
+    if facts:
+        values += [
+            Value(
+                "fact",
+                fact.attribute.name,
+                fact.value,
+                vendor=name,
+                vendor_stated=fact.vendor_stated,
+                verified_on=fact.verified_on,
+                sources=fact.cited,
+            )
+            for fact in page.facts
+        ]
+    if events:
+        values += [
+            Value(
+                "event",
+                partial_date(event.date, event.precision),
+                event.text,
+                vendor=name,
+                verified_on=event.verified_on,
+                sources=event.cited,
+            )
+            for event in page.events
+        ]
+    scored = {score.axis.pk: score for score in page.scores}
+    values += [
+        Value(
+            "score",
+            axis.name,
+            scored[axis.pk].value,
+            vendor=name,
+            reason=scored[axis.pk].reason,
+            verified_on=scored[axis.pk].verified_on,
+            sources=scored[axis.pk].cited,
+        )
+        for axis in axes
+        if axis.pk in scored
+    ]
+    if faqs:
+        values += [
+            Value("faq", faq.question, faq.answer, vendor=name, sources=faq.cited) for faq in page.faqs
+        ]
+    return values
+
+
+def scale(axes):
+    return {
+        "score_min": SCORE_MIN,
+        "score_max": SCORE_MAX,
+        "total_max": total_max(len(axes)),
+        "axes": [axis.name for axis in axes],
+    }
+
+
+def profile_export(version, *, axes, url):
+    """A profile's download: the vendor, its live version, and one entry per value."""
+    page = read_document(version.document)
+    vendor = page.vendor
+    verification = version.verification
+    return {
+        "licence": LICENCE,
+        "title": f"{vendor.name} on chipsite",
+        "url": url(vendor.get_absolute_url()),
+        "version": {
+            "number": version.number,
+            "published_at": version.published_at.isoformat(),
+            "url": url(version_path(version)),
+        },
+        "vendor": {
+            "name": vendor.name,
+            "slug": vendor.slug,
+            "company": vendor.company,
+            "lane": vendor.lane.name,
+            "summary": vendor.summary,
+            "what_it_is": vendor.what_it_is,
+            "best_for": vendor.best_for,
+            "watch_out": vendor.watch_out,
+            "verdict": vendor.verdict,
+            "total": version.total,
+            "facts_verified": iso(verification.oldest),
+            "facts_not_verified": verification.unverified,
+        },
+        "scale": scale(axes),
+        "values": [value.as_dict() for value in profile_values(page, axes=axes)],
+    }
+
+
+def version_path(version):
+    from django.urls import reverse
+
+    return reverse("vendors:version", kwargs={"slug": version.slug, "number": version.number})
+
+
+def comparison_values(page, columns, *, axes):
+    """A comparison's values: its vendors' facts and scores (from their live versions, as the
+    table shows them), then its own assessments and answers."""
+    values = []
+    names = {}
+    for version in columns:
+        vendor_page = read_document(version.document)
+        names[version.item_id] = vendor_page.vendor.name
+        values += profile_values(vendor_page, axes=axes, events=False, faqs=False)
+    for criterion in page.criteria:
+        for assessment in criterion.assessments:
+            if assessment.vendor_id not in names:
+                continue  # a column whose vendor is not live: the page leaves it out too
+            values.append(
+                Value(
+                    "assessment",
+                    criterion.name,
+                    assessment.value or assessment.mark,
+                    vendor=names[assessment.vendor_id],
+                    reason=assessment.reason,
+                    vendor_stated=assessment.vendor_stated,
+                    verified_on=page.verified_on,
+                    sources=assessment.cited,
+                )
+            )
+    values += [Value("faq", faq.question, faq.answer, sources=faq.cited) for faq in page.faqs]
+    return values
+
+
+def comparison_export(version, page, columns, *, axes, url):
+    return {
+        "licence": LICENCE,
+        "title": f"{page.title} on chipsite",
+        "url": url(page.get_absolute_url()),
+        "version": {"number": version.number, "published_at": version.published_at.isoformat()},
+        "comparison": {
+            "title": page.title,
+            "slug": page.slug,
+            "summary": page.summary,
+            "intro": page.intro,
+            "verdict": page.verdict,
+            "verified_on": iso(page.verified_on),
+            "vendors": [column.name for column in columns],
+            "sources": [source_dict(source) for source in page.cited],
+        },
+        "scale": scale(axes),
+        "values": [value.as_dict() for value in comparison_values(page, columns, axes=axes)],
+    }
+
+
+def values_csv_rows(values):
+    """The header and rows of a values CSV: a title and a URL column per source, as many as
+    the most-cited value needs, so that every source sits beside its value."""
+    width = max((len(value.sources) for value in values), default=0) or 1
+    header = list(VALUE_COLUMNS)
+    for n in range(1, width + 1):
+        header += [f"source_{n}_title", f"source_{n}_url"]
+    rows = []
+    for value in values:
+        cells = value.cells()
+        for source in value.sources:
+            cells += [source.title, source.url]
+        rows.append(cells + [""] * (len(header) - len(cells)))
+    return header, rows
+
+
+RANKING_COLUMNS = ["position", "vendor", "company", "lane", "total", "total_max"]
+
+
+def ranking_entries(versions, scores, *, axes, url):
+    """The rankings in the editorial order, one entry per live vendor."""
+    out_of = total_max(len(axes))
+    return [
+        {
+            "position": position,
+            "vendor": version.name,
+            "slug": version.slug,
+            "company": version.company,
+            "lane": version.lane.name if version.lane else "",
+            "total": version.total,
+            "total_max": out_of,
+            "scores": {axis.name: scores.get((version.pk, axis.pk)) for axis in axes},
+            "facts_verified": iso(version.verified_on),
+            "facts_not_verified": version.unverified_facts,
+            "url": url(version.get_absolute_url()),
+        }
+        for position, version in enumerate(versions, start=1)
+    ]
+
+
+def rankings_export(entries, *, axes, url):
+    from django.urls import reverse
+
+    return {
+        "licence": LICENCE,
+        "title": "AI chip companies: the rankings, on chipsite",
+        "url": url(reverse("vendors:rankings")),
+        "scale": scale(axes),
+        "vendors": entries,
+    }
+
+
+def rankings_csv_rows(entries, *, axes):
+    header = RANKING_COLUMNS + [axis.name for axis in axes] + ["facts_verified", "facts_not_verified", "url"]
+    rows = [
+        [entry[column] for column in RANKING_COLUMNS]
+        + [entry["scores"][axis.name] for axis in axes]
+        + [entry["facts_verified"], entry["facts_not_verified"], entry["url"]]
+        for entry in entries
+    ]
+    return header, rows

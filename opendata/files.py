@@ -1,0 +1,96 @@
+"""Each download as a file: its bytes, type and name, built the same way for the download
+itself and for the size the /data/ page lists."""
+
+import json
+from dataclasses import dataclass
+
+from vendors.documents import read_document
+
+from . import exports, selectors, tabular
+
+JSON_TYPE = "application/json"
+
+
+@dataclass
+class File:
+    content: bytes
+    content_type: str
+    filename: str
+    href: str = ""  # its address, for the /data/ page
+
+    @property
+    def label(self):
+        return self.filename.rsplit(".", 1)[-1].upper()
+
+    @property
+    def size(self):
+        return len(self.content)
+
+
+def json_file(data, filename):
+    text = json.dumps(data, ensure_ascii=False, indent=1) + "\n"
+    return File(text.encode(), JSON_TYPE, filename)
+
+
+def csv_file(header_and_rows, filename):
+    header, rows = header_and_rows
+    return File(tabular.csv_text(header, rows).encode(), tabular.CONTENT_TYPE, filename)
+
+
+def profile_file(version, format, *, axes, url):
+    name = f"chipsite-vendor-{version.slug}.{format}"
+    if format == "json":
+        return json_file(exports.profile_export(version, axes=axes, url=url), name)
+    values = exports.profile_values(read_document(version.document), axes=axes)
+    return csv_file(exports.values_csv_rows(values), name)
+
+
+def comparison_file(version, page, columns, format, *, axes, url):
+    name = f"chipsite-comparison-{version.slug}.{format}"
+    if format == "json":
+        return json_file(exports.comparison_export(version, page, columns, axes=axes, url=url), name)
+    return csv_file(exports.values_csv_rows(exports.comparison_values(page, columns, axes=axes)), name)
+
+
+def rankings_file(entries, format, *, axes, url):
+    name = f"chipsite-rankings.{format}"
+    if format == "json":
+        return json_file(exports.rankings_export(entries, axes=axes, url=url), name)
+    return csv_file(exports.rankings_csv_rows(entries, axes=axes), name)
+
+
+def site_data(*, axes, url, rankings):
+    """Everything visitors can read now, in one document: lanes, the rankings, every live
+    profile and every live editorial comparison, each value with its sources and dates."""
+    versions = list(selectors.vendor_versions_with_documents())
+    comparisons = list(selectors.live_comparisons())
+    pages = selectors.read_comparisons(comparisons)
+    columns = selectors.comparison_columns(pages)
+    updated = max((v.published_at for v in [*versions, *comparisons]), default=None)
+
+    def without_licence(data):
+        data.pop("licence")
+        return data
+
+    return {
+        "licence": exports.LICENCE,
+        "licence_note": exports.LICENCE_NOTE,
+        "title": "chipsite: AI-chip vendors, scores and comparisons",
+        "url": url("/"),
+        "updated": updated.isoformat() if updated else None,
+        "scale": exports.scale(axes),
+        "lanes": [
+            {"name": lane.name, "slug": lane.slug, "vendors": lane.vendor_count}
+            for lane in selectors.lanes_with_vendor_counts()
+        ],
+        "rankings": rankings,
+        "vendors": [without_licence(exports.profile_export(v, axes=axes, url=url)) for v in versions],
+        "comparisons": [
+            without_licence(exports.comparison_export(version, page, columns[page.pk], axes=axes, url=url))
+            for version, page in zip(comparisons, pages, strict=True)
+        ],
+    }
+
+
+def site_file(*, axes, url, rankings):
+    return json_file(site_data(axes=axes, url=url, rankings=rankings), "chipsite.json")

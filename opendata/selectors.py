@@ -1,0 +1,58 @@
+"""What the downloads read: live published versions only, in a fixed number of queries."""
+
+from django.db.models import Max
+
+from comparisons.documents import read_comparison
+from comparisons.models import ComparisonVersion
+from vendors.models import VersionScore
+from vendors.selectors import lanes_with_vendor_counts, live_vendors, rankings
+
+__all__ = ["lanes_with_vendor_counts"]
+
+
+def live_comparison(*, slug):
+    return ComparisonVersion.objects.live().filter(slug=slug).first()
+
+
+def live_comparisons():
+    return ComparisonVersion.objects.live().defer("history", "changes").order_by("title", "pk")
+
+
+def comparison_columns(pages):
+    """{comparison pk: [its vendors' live versions, in column order]} for many comparisons in
+    one query; a vendor that is not live has no column, as on the page."""
+    ids = {entry.vendor_id for page in pages for entry in page.entries}
+    live = {version.item_id: version for version in live_vendors().filter(item_id__in=ids)}
+    return {
+        page.pk: [live[entry.vendor_id] for entry in page.entries if entry.vendor_id in live]
+        for page in pages
+    }
+
+
+def ranked_vendors(*, axes):
+    """Every live vendor in the rankings' editorial order, and {(version pk, axis pk): score}:
+    two queries, whatever the catalogue holds."""
+    versions = list(rankings(sort="-total", axes=axes)[0])
+    scores = {
+        (version_id, axis_id): value
+        for version_id, axis_id, value in VersionScore.objects.filter(
+            version__in=live_vendors().values("pk"), axis__in=axes
+        ).values_list("version_id", "axis_id", "value")
+    }
+    return versions, scores
+
+
+def vendor_versions_with_documents():
+    """Every live vendor's version, document included, by name: the whole-site dump."""
+    return live_vendors().select_related("lane").defer("history", "changes").order_by("name", "pk")
+
+
+def last_published(*querysets):
+    """When the newest of these live versions went live: the date a combined file changed."""
+    dates = [qs.aggregate(latest=Max("published_at"))["latest"] for qs in querysets]
+    dates = [day for day in dates if day is not None]
+    return max(dates, default=None)
+
+
+def read_comparisons(versions):
+    return [read_comparison(version.document) for version in versions]

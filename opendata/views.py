@@ -1,0 +1,126 @@
+import datetime as dt
+
+from django.http import Http404, HttpResponse
+from django.urls import reverse
+from django.views.generic import TemplateView
+
+from comparisons.documents import read_comparison
+from vendors.selectors import KeysFirstPaginator, active_axes, live_version
+
+from . import exports, files, selectors
+
+PROFILES_PER_PAGE = 50
+FORMATS = ("csv", "json")
+
+
+def _at(href, file):
+    file.href = href
+    return file
+
+
+def _send(file):
+    response = HttpResponse(file.content, content_type=file.content_type)
+    response["Content-Disposition"] = f'attachment; filename="{file.filename}"'
+    return response
+
+
+def _rankings(request, axes):
+    """The rankings' entries, and when the newest of their versions went live."""
+    versions, scores = selectors.ranked_vendors(axes=axes)
+    updated = max((version.published_at for version in versions), default=None)
+    return exports.ranking_entries(versions, scores, axes=axes, url=request.build_absolute_uri), updated
+
+
+def rankings_download(request, format):
+    axes = active_axes()
+    entries, _ = _rankings(request, axes)
+    return _send(files.rankings_file(entries, format, axes=axes, url=request.build_absolute_uri))
+
+
+def vendor_download(request, slug, format):
+    version = live_version(slug=slug)
+    if version is None:
+        raise Http404("No such published vendor.")
+    return _send(files.profile_file(version, format, axes=active_axes(), url=request.build_absolute_uri))
+
+
+def comparison_download(request, slug, format):
+    version = selectors.live_comparison(slug=slug)
+    if version is None:
+        raise Http404("No such published comparison.")
+    page = read_comparison(version.document)
+    columns = selectors.comparison_columns([page])[page.pk]
+    file = files.comparison_file(
+        version, page, columns, format, axes=active_axes(), url=request.build_absolute_uri
+    )
+    return _send(file)
+
+
+def site_download(request):
+    axes = active_axes()
+    entries, _ = _rankings(request, axes)
+    return _send(files.site_file(axes=axes, url=request.build_absolute_uri, rankings=entries))
+
+
+class DownloadListView(TemplateView):
+    """/data/: every download with its size and the date its data last changed, and the licence."""
+
+    template_name = "opendata/download_list.html"
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        url = self.request.build_absolute_uri
+        axes = active_axes()
+        rankings, rankings_updated = _rankings(self.request, axes)
+        site = files.site_data(axes=axes, url=url, rankings=rankings)
+        page = KeysFirstPaginator(selectors.vendor_versions_with_documents(), PROFILES_PER_PAGE).get_page(
+            self.request.GET.get("page")
+        )
+        profiles = [
+            (
+                version,
+                [
+                    _at(
+                        reverse("opendata:vendor", args=[version.slug, f]),
+                        files.profile_file(version, f, axes=axes, url=url),
+                    )
+                    for f in FORMATS
+                ],
+            )
+            for version in page.object_list
+        ]
+        comparisons = list(selectors.live_comparisons())
+        pages = selectors.read_comparisons(comparisons)
+        columns = selectors.comparison_columns(pages)
+        context.update(
+            licence=exports.LICENCE,
+            licence_note=exports.LICENCE_NOTE,
+            site_files=[_at(reverse("opendata:site"), files.json_file(site, "chipsite.json"))],
+            site_updated=dt.datetime.fromisoformat(site["updated"]) if site["updated"] else None,
+            rankings_updated=rankings_updated,
+            rankings_files=[
+                _at(
+                    reverse("opendata:rankings", args=[f]),
+                    files.rankings_file(rankings, f, axes=axes, url=url),
+                )
+                for f in FORMATS
+            ],
+            page_obj=page,
+            profiles=profiles,
+            comparisons=[
+                (
+                    version,
+                    # The file holds its vendors' values too: it changes when any of them does.
+                    max([version.published_at, *(column.published_at for column in columns[p.pk])]),
+                    [
+                        _at(
+                            reverse("opendata:comparison", args=[version.slug, f]),
+                            files.comparison_file(version, p, columns[p.pk], f, axes=axes, url=url),
+                        )
+                        for f in FORMATS
+                    ],
+                )
+                for version, p in zip(comparisons, pages, strict=True)
+            ],
+        )
+        return context
