@@ -5,11 +5,13 @@ own live versions, so a vendor's published change shows on every comparison at o
 """
 
 from django.db.models import Prefetch
+from django.urls import reverse
 
 from editorial.diff import Kind
 from editorial.registry import Publication
+from vendors.markdown import plain_text
 from vendors.models import Source
-from vendors.publishing import cite_sources, iso_date
+from vendors.publishing import cite_sources, faq_search_entry, iso_date
 
 from .models import Assessment, Comparison, ComparisonFAQ, ComparisonVendor, ComparisonVersion, Criterion
 
@@ -95,6 +97,25 @@ class ComparisonPublication(Publication):
     def columns(self, document):
         comparison = document["comparison"]
         return {"slug": comparison["slug"], "title": comparison["title"], "summary": comparison["summary"]}
+
+    def search_entries(self, document):
+        comparison = document["comparison"]
+        page = reverse("comparisons:detail", kwargs={"slug": comparison["slug"]})
+        texts = [comparison[key] for key in ("summary", "intro", "verdict")]
+        entries = [
+            {
+                "kind": "comparison",
+                "title": comparison["title"],
+                "keywords": " ".join(criterion["name"] for criterion in document["criteria"]),
+                "body": " ".join(plain_text(text) for text in texts if text),
+                "url": page,
+            },
+            *(faq_search_entry(faq, page) for faq in document["faqs"]),
+        ]
+        return [
+            {**entry, "page": comparison["title"], "position": position}
+            for position, entry in enumerate(entries)
+        ]
 
     def after_write(self, version):
         version.vendors.set([entry["vendor_id"] for entry in version.document["entries"]])

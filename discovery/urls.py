@@ -5,6 +5,7 @@ from . import feeds, views
 from .sitemaps import SITEMAPS
 
 urlpatterns = [
+    path("search/", views.search, name="search"),
     path("robots.txt", views.robots_txt, name="robots"),
     path("sitemap.xml", sitemap, {"sitemaps": SITEMAPS}, name="sitemap"),
     path("feeds/changes/", feeds.SiteChangesFeed(), name="feed"),

@@ -5,6 +5,7 @@ says how to write their published versions.
 """
 
 _publications = {}
+_version_hooks = []
 
 
 class Publication:
@@ -29,6 +30,11 @@ class Publication:
 
     def after_write(self, version):
         """Write the version's child rows (indexed scores, member vendors, ...)."""
+
+    def search_entries(self, document):
+        """What site search finds in a version, as dicts: ``kind``, ``title`` (weighs most),
+        ``keywords``, ``body`` (plain text), ``url`` (the exact section) and ``position``."""
+        return []
 
     def content(self, document):
         """The document with anything that is not content (verified dates) left out."""
@@ -56,3 +62,20 @@ def publication_for(obj_or_model):
 
 def publications():
     return list(_publications.values())
+
+
+def on_version_written(hook):
+    """Call ``hook(publication, version)`` after every published version is written.
+
+    Other apps (site search) keep their own data about versions this way; the workflow
+    knows them no more than it knows a model."""
+    _version_hooks.append(hook)
+    return hook
+
+
+def version_written(version):
+    """A new published version has been stored: its app's rows, then every hook."""
+    publication = publication_for(version.item)
+    publication.after_write(version)
+    for hook in _version_hooks:
+        hook(publication, version)

@@ -22,7 +22,7 @@ from reversion.models import Version
 
 from . import cache as page_cache
 from .diff import PUBLIC_SKIP, describe_changes
-from .registry import publication_for
+from .registry import publication_for, version_written
 from .revisions import record_revision
 
 DATETIME = "j M Y H:i"  # the admin's one date-and-time format (24-hour, the site's time zone)
@@ -104,7 +104,7 @@ def publish(*, obj, user, at=None, note=""):
         source_version_id=revision_id,
         **publication.columns(document),
     )
-    publication.after_write(version)
+    version_written(version)
     if live is not None:
         live.superseded_at = at
         live.save(update_fields=["superseded_at"])
@@ -253,7 +253,7 @@ def refresh_verification(*, obj, user):
         source_version_id=live.source_version_id,
         **publication.columns(document),
     )
-    publication.after_write(version)
+    version_written(version)
     live.superseded_at = now
     live.save(update_fields=["superseded_at"])
     page_cache.content_changed()

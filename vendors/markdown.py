@@ -1,8 +1,10 @@
 """The one place where editor-written Markdown becomes HTML."""
 
+import html
 from functools import lru_cache
 
 import nh3
+from django.utils.html import strip_tags
 from django.utils.safestring import SafeString, mark_safe
 from markdown_it import MarkdownIt
 
@@ -64,3 +66,8 @@ def render_markdown(text: str) -> SafeString:
 def render_markdown_inline(text: str) -> SafeString:
     """One line of Markdown (emphasis, links) without a wrapping paragraph."""
     return _clean(_parser.renderInline(text or ""))
+
+
+def plain_text(text: str) -> str:
+    """The words a Markdown text shows, without its markup: what search indexes and quotes."""
+    return " ".join(html.unescape(strip_tags(_parser.render(text or ""))).split())

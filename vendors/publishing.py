@@ -10,11 +10,25 @@ import copy
 import datetime as dt
 
 from django.db.models import Prefetch
+from django.urls import reverse
 
 from editorial.diff import Kind
 from editorial.registry import Publication
 
-from .models import FAQ, Axis, Event, Fact, Score, Source, Vendor, VendorVersion, VersionScore, score_total
+from .markdown import plain_text
+from .models import (
+    FAQ,
+    Axis,
+    Event,
+    Fact,
+    Score,
+    Source,
+    Vendor,
+    VendorVersion,
+    VersionScore,
+    display_date,
+    score_total,
+)
 from .verification import page_verification
 
 VERIFIED_KINDS = {"facts": Fact, "events": Event, "scores": Score}
@@ -192,6 +206,9 @@ class VendorPublication(Publication):
         # Each version's scores, so the profile can say “Software: 3 until Oct 2026, then 4”.
         return {"scores": {str(score["axis"]["id"]): score["value"] for score in document["scores"]}}
 
+    def search_entries(self, document):
+        return vendor_search_entries(document)
+
     def after_write(self, version):
         VersionScore.objects.bulk_create(
             VersionScore(version=version, axis_id=score["axis"]["id"], value=score["value"])
@@ -227,6 +244,58 @@ def _newer_verified(*, source, target):
                 continue
             if other["verified_on"] and (row["verified_on"] or "") < other["verified_on"]:
                 yield kind, row, other["verified_on"]
+
+
+def vendor_search_entries(document):
+    """What search finds on a profile: the vendor, each fact and event, each FAQ.
+
+    Each entry links to its own row of the page (the anchors in vendor_detail.html)."""
+    vendor = document["vendor"]
+    page = reverse("vendors:detail", kwargs={"slug": vendor["slug"]})
+    name, lane = vendor["name"], vendor["lane"]["name"]
+    texts = [vendor[key] for key in ("summary", "what_it_is", "best_for", "watch_out", "verdict")]
+    entries = [
+        {
+            "kind": "vendor",
+            "title": name,
+            "keywords": f"{vendor['company']} {lane}",
+            "body": " ".join(plain_text(text) for text in texts if text),
+            "url": page,
+        }
+    ]
+    entries += [
+        {
+            "kind": "fact",
+            "title": f"{name}: {fact['attribute']['name']}",
+            "keywords": fact["attribute"]["name"],
+            "body": fact["value"],
+            "url": f"{page}#fact-{fact['id']}",
+        }
+        for fact in document["facts"]
+    ]
+    entries += [
+        {
+            "kind": "event",
+            "title": f"{name}, {display_date(dt.date.fromisoformat(event['date']), event['precision'])}",
+            "keywords": event["date"] or "",
+            "body": event["text"],
+            "url": f"{page}#event-{event['id']}",
+        }
+        for event in document["events"]
+    ]
+    entries += [faq_search_entry(faq, page) for faq in document["faqs"]]
+    return [{**entry, "page": name, "position": position} for position, entry in enumerate(entries)]
+
+
+def faq_search_entry(faq, page):
+    """A question on a profile or a comparison, found by its question and its answer."""
+    return {
+        "kind": "faq",
+        "title": faq["question"],
+        "keywords": "",
+        "body": plain_text(faq["answer"]),
+        "url": f"{page}#faq-{faq['id']}",
+    }
 
 
 def refresh_totals():

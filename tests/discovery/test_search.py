@@ -1,0 +1,247 @@
+"""Site search: live content only, names first, links to the exact row, hostile queries answered."""
+
+import datetime as dt
+import re
+
+import pytest
+from django.core.management import call_command
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+from django.utils import timezone
+
+from discovery.models import SearchEntry
+from discovery.search import MAX_QUERY_LENGTH, index_all, search
+from editorial import services
+from tests import factories as f
+
+pytestmark = pytest.mark.django_db
+
+on_postgres = pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL full-text search")
+on_sqlite = pytest.mark.skipif(connection.vendor == "postgresql", reason="the SQLite fallback")
+
+
+def hits(results, kind):
+    return [hit.title for group in results.groups if group.kind == kind for hit in group.hits]
+
+
+def search_page(client, q):
+    return client.get(reverse("search"), {"q": q})
+
+
+@pytest.fixture
+def catalogue():
+    lane = f.make_lane(name="Training")
+    memory = f.make_attribute(name="Memory")
+    zephyr = f.make_vendor(name="Zephyr Accelerator", company="Zephyr Labs", lane=lane, published=False)
+    fact = f.make_fact(vendor=zephyr, attribute=memory, value="144 GB of HBM3e per chip")
+    faq = f.make_faq(vendor=zephyr, question="Who makes Zephyr?", answer="Zephyr Labs, since **2021**.")
+    f.make_event(vendor=zephyr, text="Zephyr 2 shipped to its first customers.")
+    f.publish(zephyr)
+    # Another vendor that only mentions Zephyr, many times, in its text.
+    rival = f.make_vendor(
+        name="Borealis",
+        lane=lane,
+        summary="Borealis competes with Zephyr. Zephyr is faster; Zephyr costs more; Zephyr sells out.",
+    )
+    return {"zephyr": zephyr, "fact": fact, "faq": faq, "rival": rival, "memory": memory}
+
+
+def test_a_vendor_named_in_the_query_comes_before_one_that_mentions_it(catalogue):
+    results = search("zephyr")
+
+    assert hits(results, "vendor") == ["Zephyr Accelerator", "Borealis"]
+
+
+def test_a_fact_is_found_by_its_value_and_links_to_its_row_on_the_profile(client, catalogue):
+    results = search("HBM3e")
+
+    (hit,) = [hit for group in results.groups if group.kind == "fact" for hit in group.hits]
+    assert hit.title == "Zephyr Accelerator: Memory"
+    page, anchor = hit.url.split("#")
+    assert anchor == f"fact-{catalogue['fact'].pk}"
+    profile = client.get(page).content.decode()
+    assert f'id="{anchor}"' in profile
+    assert re.search(rf'id="{anchor}">144 GB of HBM3e per chip', profile)
+
+
+def test_a_question_is_found_by_its_answer_and_links_to_the_question(client, catalogue):
+    results = search("2021")
+
+    (hit,) = [hit for group in results.groups if group.kind == "faq" for hit in group.hits]
+    assert hit.title == "Who makes Zephyr?"
+    page, anchor = hit.url.split("#")
+    assert f'<h3 id="{anchor}">Who makes Zephyr?</h3>' in client.get(page).content.decode()
+    # The answer's Markdown is searched and quoted as text.
+    assert "**" not in hit.snippet and "<mark>2021</mark>" in hit.snippet
+
+
+def test_a_comparison_is_found_by_its_title_and_its_questions(catalogue):
+    comparison = f.make_comparison(
+        title="Zephyr vs Borealis", vendors=[catalogue["zephyr"], catalogue["rival"]], published=False
+    )
+    comparison.faqs.create(question="Which is cheaper?", answer="Borealis, by list price.", position=1)
+    f.publish(comparison)
+
+    assert hits(search("zephyr"), "comparison") == ["Zephyr vs Borealis"]
+    (hit,) = [hit for group in search("cheaper").groups for hit in group.hits]
+    assert hit.url.startswith(comparison.get_absolute_url() + "#faq-")
+
+
+def test_results_page_groups_hits_by_kind_with_marked_snippets(client, catalogue):
+    response = search_page(client, "zephyr")
+    html = response.content.decode()
+
+    assert response.status_code == 200
+    headings = re.findall(r'<h2 id="results-(\w+)">', html)
+    assert headings == ["vendor", "fact", "event", "faq"]
+    assert "<mark>Zephyr</mark>" in html
+    assert f'href="{catalogue["zephyr"].get_absolute_url()}"' in html
+
+
+def test_nothing_unpublished_is_found(catalogue):
+    lane = f.make_lane()
+    f.make_vendor(name="Quokka Draft", lane=lane, published=False)
+    gone = f.make_vendor(name="Quokka Gone", lane=lane)
+    services.unpublish(obj=gone, user=f.make_superuser())
+    later = f.make_vendor(name="Quokka Later", lane=lane, published=False)
+    f.publish(later, at=timezone.now() + dt.timedelta(days=2))
+    # An editor's change to a live vendor, saved but not published.
+    zephyr = catalogue["zephyr"]
+    zephyr.facts.update(value="Quokka-sized memory")
+    services.refresh_state(obj=zephyr)
+
+    assert search("quokka").groups == []
+    assert hits(search("HBM3e"), "fact") == ["Zephyr Accelerator: Memory"]
+
+
+def test_a_republished_value_is_found_and_the_old_one_is_not(catalogue):
+    zephyr = catalogue["zephyr"]
+    zephyr.facts.update(value="192 GB of HBM4 per chip")
+    services.refresh_state(obj=zephyr)
+    f.publish(zephyr)
+
+    assert hits(search("HBM4"), "fact") == ["Zephyr Accelerator: Memory"]
+    assert hits(search("HBM3e"), "fact") == []
+
+
+def test_a_scheduled_version_is_found_once_its_time_comes(catalogue, settings):
+    later = f.make_vendor(name="Wombat Chip", published=False)
+    f.publish(later, at=timezone.now() + dt.timedelta(hours=1))
+    assert search("wombat").groups == []
+
+    with pytest.MonkeyPatch.context() as patch:
+        moved = timezone.now() + dt.timedelta(hours=2)
+        patch.setattr(timezone, "now", lambda: moved)
+        assert hits(search("wombat"), "vendor") == ["Wombat Chip"]
+
+
+def test_when_no_page_has_every_word_the_search_widens_and_says_so(client, catalogue):
+    results = search("zephyr unobtainium")
+
+    assert results.widened
+    assert hits(results, "vendor")[0] == "Zephyr Accelerator"
+    assert "no page has every word" in search_page(client, "zephyr unobtainium").content.decode()
+
+
+@on_postgres
+def test_a_misspelt_name_finds_its_vendor_on_postgres(catalogue):
+    assert hits(search("zepher"), "vendor")[0] == "Zephyr Accelerator"
+    assert hits(search("zepher memory"), "fact")[0] == "Zephyr Accelerator: Memory"
+
+
+@on_postgres
+def test_entries_carry_a_weighted_vector_on_postgres(catalogue):
+    entry = SearchEntry.objects.get(kind="vendor", title="Zephyr Accelerator")
+    assert "zephyr':1A" in entry.vector
+
+
+@on_sqlite
+def test_the_sqlite_fallback_finds_words_without_a_vector(catalogue):
+    assert not SearchEntry.objects.exclude(vector=None).exists()
+    assert hits(search("zephyr labs"), "vendor") == ["Zephyr Accelerator"]
+    assert search("zepher").groups == []  # no typo tolerance without PostgreSQL
+
+
+def test_a_ten_thousand_character_query_is_cut_and_says_so(client, catalogue):
+    response = search_page(client, "zephyr " + "a" * 10_000)
+    html = response.content.decode()
+
+    assert response.status_code == 200
+    assert f"only its first {MAX_QUERY_LENGTH} characters were searched" in html
+    assert "Zephyr Accelerator" in html
+
+
+@pytest.mark.parametrize("q", ["!!!", "?*&^%", "'\"", "--", "()"])
+def test_a_query_of_punctuation_only_gets_a_clear_page(client, catalogue, q):
+    response = search_page(client, q)
+
+    assert response.status_code == 200
+    assert "has no letters or digits to search for" in response.content.decode()
+
+
+def test_a_nul_byte_never_reaches_the_database(client, catalogue):
+    with CaptureQueriesContext(connection) as queries:
+        response = search_page(client, "zeph\x00yr\x00")
+
+    assert response.status_code == 200
+    assert queries.captured_queries
+    assert not any("\x00" in query["sql"] for query in queries.captured_queries)
+
+
+def test_an_empty_query_invites_a_search_and_touches_no_table(client, django_assert_num_queries):
+    with django_assert_num_queries(0):
+        response = search_page(client, "   ")
+
+    assert response.status_code == 200
+    assert "Type a vendor, a chip, a figure or a question" in response.content.decode()
+
+
+def test_search_pages_are_not_indexed(client, catalogue):
+    response = search_page(client, "zephyr")
+
+    assert response["X-Robots-Tag"] == "noindex"
+    assert '<meta name="robots" content="noindex, follow">' in response.content.decode()
+    assert "Disallow: /search/" in client.get("/robots.txt").content.decode()
+
+
+def test_what_an_editor_typed_is_quoted_as_text_not_html(catalogue):
+    zephyr = catalogue["zephyr"]
+    zephyr.facts.update(value='<img src=x onerror="alert(1)"> HBM3e')
+    services.refresh_state(obj=zephyr)
+    f.publish(zephyr)
+
+    (hit,) = [hit for group in search("HBM3e").groups for hit in group.hits]
+    assert "<img" not in hit.snippet
+    assert "&lt;img src=x" in hit.snippet and "<mark>HBM3e</mark>" in hit.snippet
+
+
+def test_every_page_has_a_search_box_that_works_without_javascript(client, catalogue):
+    html = client.get(catalogue["zephyr"].get_absolute_url()).content.decode()
+
+    form = re.search(r'<form class="site-search" method="get" action="([^"]+)"[^>]*>(.*?)</form>', html, re.S)
+    assert form and form.group(1) == reverse("search")
+    assert 'name="q"' in form.group(2) and '<button type="submit">' in form.group(2)
+    assert '<label class="visually-hidden" for="site-search-q">' in form.group(2)
+
+
+def test_rebuilding_the_index_finds_the_same(catalogue):
+    before = [(g.kind, g.total) for g in search("zephyr").groups]
+    SearchEntry.objects.all().delete()
+    assert search("zephyr").groups == []
+
+    call_command("reindex_search", stdout=open("/dev/null", "w"))  # noqa: SIM115
+
+    assert [(g.kind, g.total) for g in search("zephyr").groups] == before
+
+
+@pytest.mark.parametrize("count", [3, 30])
+def test_search_page_query_count_does_not_grow_with_the_catalogue(client, count, django_assert_num_queries):
+    f.make_published_vendors(count, lanes=[f.make_lane()])
+    index_all()  # the bulk builder writes versions without the publishing service
+
+    # The results, grouped and counted, in one query.
+    with django_assert_num_queries(1):
+        response = search_page(client, "summary vendor")
+    assert response.status_code == 200
+    assert f"{count} results" in response.content.decode()
