@@ -26,6 +26,7 @@ from .editing import (
     PositionedInlineForm,
     ResolvesChoicesOnce,
 )
+from .sections import InSections
 from .staleness import MARK_VERIFIED_LABEL, plural
 
 
@@ -74,6 +75,7 @@ class ShowsVerifier:
 class FactInline(ShowsVerifier, CitedInline):
     model = Fact
     form = FactForm
+    verbose_name_plural = "At a glance"
     autocomplete_fields = ["attribute"]
     readonly_fields = ["verified_by"]
 
@@ -84,6 +86,7 @@ class FactInline(ShowsVerifier, CitedInline):
 class EventInline(ShowsVerifier, CitedInline):
     model = Event
     form = EventForm
+    verbose_name_plural = "What changed"
     readonly_fields = ["verified_on", "verified_by"]
 
 
@@ -110,6 +113,8 @@ def unscored_axes(vendor):
 class FAQInline(CitedInline):
     model = FAQ
     form = FAQForm
+    verbose_name = "FAQ"
+    verbose_name_plural = "FAQs"
 
 
 class VendorAdminForm(EditorialForm):
@@ -129,8 +134,9 @@ class VendorAdminForm(EditorialForm):
 
 
 @admin.register(Vendor)
-class VendorAdmin(ResolvesChoicesOnce, FillsPositions, EditorialAdmin):
+class VendorAdmin(InSections, ResolvesChoicesOnce, FillsPositions, EditorialAdmin):
     form = VendorAdminForm
+    change_form_template = "admin/vendors/vendor/change_form.html"
     list_display = ["name", "company", "lane", "updated_at"]
     list_filter = ["lane"]
     list_select_related = ["lane"]
@@ -140,9 +146,9 @@ class VendorAdmin(ResolvesChoicesOnce, FillsPositions, EditorialAdmin):
     readonly_fields = ["created_at", "updated_at"]
     date_hierarchy = "updated_at"
     fieldsets = [
-        (None, {"fields": ["name", "slug", "company", "lane", "logo"]}),
+        ("Profile", {"fields": ["name", "slug", "company", "lane", "logo"]}),
         (
-            "Profile",
+            "Summary and verdict",
             {
                 "fields": ["summary", "what_it_is", "best_for", "watch_out", "verdict", "alternative_blurb"],
                 "description": "Markdown is allowed in the summary, takeaways and verdict.",
@@ -151,6 +157,15 @@ class VendorAdmin(ResolvesChoicesOnce, FillsPositions, EditorialAdmin):
         ("This save", {"fields": SAVE_FIELDSET}),
     ]
     inlines = [FactInline, EventInline, ScoreInline, FAQInline]
+    section_order = [
+        "Profile",
+        "Summary and verdict",
+        "At a glance",
+        "What changed",
+        "Scores",
+        "FAQs",
+        "This save",
+    ]
     actions = [*EditorialAdmin.actions, "mark_verified_today"]
 
     def get_formset_kwargs(self, request, obj, inline, prefix):

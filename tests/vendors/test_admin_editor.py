@@ -1,0 +1,134 @@
+"""The vendor change page as an editor works it: errors found at once, sections, fast entry."""
+
+from html.parser import HTMLParser
+
+import pytest
+
+from tests import factories as f
+from tests.factories import admin_change_url as change_url
+from tests.factories import admin_rows_on_page as rows_on_page
+
+pytestmark = pytest.mark.django_db
+
+ADD_URL = "/admin/vendors/vendor/add/"
+
+
+class Page(HTMLParser):
+    """What a browser would find on the page: element ids, sections with their marks, and the
+    error summary's links ({href: text})."""
+
+    def __init__(self, html):
+        super().__init__()
+        self.ids, self.marked_sections, self.summary_links = set(), [], {}
+        self.inputs = {}  # name: value, for inputs and textareas
+        self._summary_depth, self._link, self._textarea = 0, None, None
+        self.feed(html)
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if "id" in attrs:
+            self.ids.add(attrs["id"])
+        classes = (attrs.get("class") or "").split()
+        if "editor-section" in classes and "has-errors" in classes:
+            self.marked_sections.append(attrs["id"])
+        if self._summary_depth and tag == "div":
+            self._summary_depth += 1
+        if "error-summary" in classes:
+            self._summary_depth = 1
+        if tag == "a" and self._summary_depth:
+            self._link = attrs["href"]
+            self.summary_links[self._link] = ""
+        if tag == "input" and attrs.get("name"):
+            self.inputs[attrs["name"]] = attrs.get("value", "")
+        if tag == "textarea":
+            self._textarea = attrs.get("name")
+            self.inputs[self._textarea] = ""
+
+    def handle_endtag(self, tag):
+        if tag == "a":
+            self._link = None
+        if tag == "textarea":
+            self._textarea = None
+        if tag == "div" and self._summary_depth:
+            self._summary_depth -= 1
+
+    def handle_data(self, data):
+        if self._link:
+            self.summary_links[self._link] += data
+        if self._textarea:
+            self.inputs[self._textarea] += data.lstrip("\n")
+
+
+def vendor_with_faqs(count):
+    vendor = f.make_vendor()
+    for n in range(count):
+        f.make_faq(vendor=vendor, question=f"Question {n + 1}?", answer=f"Answer {n + 1}.")
+    return vendor
+
+
+def post_page(client, vendor, edit, **fields):
+    rows, initial = rows_on_page(client.get(change_url(vendor)))
+    edit(rows)
+    return client.post(change_url(vendor), f.vendor_admin_post(vendor, rows=rows, initial=initial, **fields))
+
+
+# --- 1. every error at once ---------------------------------------------------------------
+
+
+def test_an_error_in_the_last_faq_is_listed_with_a_link_to_that_field(admin_client):
+    vendor = vendor_with_faqs(3)
+
+    def empty_last_answer(rows):
+        rows["faqs"][-1]["answer"] = ""
+
+    response = post_page(admin_client, vendor, empty_last_answer)
+
+    assert response.status_code == 200
+    page = Page(response.content.decode())
+    assert page.summary_links == {"#id_faqs-2-answer": "FAQ 3 — Answer: This field is required."}
+    assert "id_faqs-2-answer" in page.ids  # the link lands on the field itself
+    assert page.marked_sections == ["section-faqs"]
+    assert vendor.faqs.get(question="Question 3?").answer == "Answer 3."  # nothing saved
+
+
+def test_every_error_on_the_page_is_listed_and_the_editors_input_is_kept(admin_client):
+    vendor = vendor_with_faqs(2)
+    fact = f.make_fact(vendor=vendor, value="96 GB")
+
+    def two_mistakes(rows):
+        rows["facts"][0]["value"] = "192 GB, edited"
+        rows["faqs"][0]["question"] = "An edited question?"
+        rows["faqs"][1]["answer"] = ""
+
+    response = post_page(admin_client, vendor, two_mistakes, name="", summary="A new summary.")
+
+    page = Page(response.content.decode())
+    assert list(page.summary_links.values()) == [
+        "Name: This field is required.",
+        "FAQ 2 — Answer: This field is required.",
+    ]
+    assert all(href.removeprefix("#") in page.ids for href in page.summary_links)
+    assert page.marked_sections == ["section-profile", "section-faqs"]
+    kept = page.inputs
+    assert (kept["summary"], kept["facts-0-value"], kept["faqs-0-question"]) == (
+        "A new summary.",
+        "192 GB, edited",
+        "An edited question?",
+    )
+    fact.refresh_from_db()
+    assert fact.value == "96 GB"
+
+
+def test_an_edit_conflict_heads_the_summary(admin_client):
+    vendor = vendor_with_faqs(1)
+    stale = f.vendor_admin_post(vendor, summary="My edit.")  # opened before the other save
+    f.admin_post_vendor_page(admin_client, vendor)  # someone else saves first
+    response = admin_client.post(change_url(vendor), stale)
+    entries = response.context["error_summary"]
+    assert entries and entries[0].message.startswith("Someone else")
+
+
+def test_a_page_just_opened_lists_no_errors(admin_client):
+    response = admin_client.get(change_url(vendor_with_faqs(1)))
+    page = Page(response.content.decode())
+    assert page.summary_links == {} and page.marked_sections == []

@@ -1,0 +1,119 @@
+"""A long change page in named sections, with a summary of every error that links to its field.
+
+The page lists its fieldsets and inline groups as sections, each with an anchor the section
+menu links to. When a save is refused, the banner lists each error, an inline row's as
+“FAQ 2 — Answer: This field is required.”, with a plain link to the field's id: following
+it scrolls to the field and focuses it, with no script. Sections holding errors say so.
+"""
+
+from dataclasses import dataclass, field
+
+from django.contrib.admin.utils import flatten
+from django.utils.text import capfirst, slugify
+
+
+@dataclass
+class ErrorEntry:
+    where: str  # “FAQ 2 — Answer”, or “” for an error about the whole form
+    message: str
+    href: str = ""  # “#id_faqs-1-answer”: the field, the row or the group
+
+
+@dataclass
+class Section:
+    id: str
+    title: str
+    fieldset: object = None  # an admin Fieldset, or
+    inline: object = None  # an InlineAdminFormSet
+    errors: list = field(default_factory=list)
+
+
+def _anchor(bound_field):
+    """The id a link scrolls to: the widget's own, or its first subwidget's (a radio list)."""
+    return f"#{bound_field.id_for_label or bound_field.auto_id}"
+
+
+def form_errors(form, *, where="", names=None):
+    """Every error of one form (of the fields in ``names`` when given), each with a link to
+    its field, or to the form's first visible field when it is about no visible field."""
+    entries = []
+    prefix = f"{where} — " if where else ""
+    for name, messages in form.errors.items():
+        if name == "__all__" or (names is not None and name not in names):
+            continue
+        bound = form[name] if name in form.fields else None
+        if bound is not None and not bound.is_hidden:
+            label, href = capfirst(str(bound.label)), _anchor(bound)
+        else:  # a hidden field (the row's id, the edit guard): point at the first visible field
+            visible = form.visible_fields()
+            label, href = (
+                capfirst(str(bound.label if bound else name)),
+                (_anchor(visible[0]) if visible else ""),
+            )
+        entries += [ErrorEntry(f"{prefix}{label}", message, href) for message in messages]
+    if names is None:
+        visible = form.visible_fields()
+        first = _anchor(visible[0]) if visible else ""
+        entries = [ErrorEntry(where, message, first) for message in form.non_field_errors()] + entries
+    return entries
+
+
+def formset_errors(formset, *, row_name):
+    """Every error of an inline formset: its own (too many rows) and each row's, numbered as on the page."""
+    entries = [
+        ErrorEntry(capfirst(row_name), message, f"#{formset.prefix}-group")
+        for message in formset.non_form_errors()
+    ]
+    for number, form in enumerate(formset.forms, start=1):
+        if formset.can_delete and formset._should_delete_form(form):
+            continue  # a row being deleted is not checked
+        entries += form_errors(form, where=f"{row_name} {number}")
+    return entries
+
+
+def build_sections(*, adminform, inline_admin_formsets, order=None):
+    """The page's sections: each named fieldset, then each inline group, in ``order`` (titles)
+    when given. Errors are collected only for a bound form: a page just opened has none."""
+    bound = adminform.form.is_bound
+    sections = []
+    for fieldset in adminform:
+        title = fieldset.name or "Details"
+        section = Section(id=f"section-{slugify(title)}", title=title, fieldset=fieldset)
+        if bound:
+            section.errors = form_errors(adminform.form, names=set(flatten(fieldset.fields)))
+        sections.append(section)
+    for inline in inline_admin_formsets:
+        title = capfirst(str(inline.opts.verbose_name_plural))
+        section = Section(id=f"section-{slugify(title)}", title=title, inline=inline)
+        if bound:
+            section.errors = formset_errors(inline.formset, row_name=capfirst(str(inline.opts.verbose_name)))
+        sections.append(section)
+    if order:
+        rank = {title: n for n, title in enumerate(order)}
+        sections.sort(key=lambda s: rank.get(s.title, len(rank)))
+    return sections
+
+
+class InSections:
+    """For a ModelAdmin whose change form template draws ``sections`` and ``error_summary``.
+
+    ``section_order`` lists section titles (fieldset names, inline verbose_name_plural) in the
+    order the page shows them; the others follow.
+    """
+
+    section_order = ()
+
+    def render_change_form(self, request, context, add=False, change=False, form_url="", obj=None):
+        adminform = context["adminform"]
+        sections = build_sections(
+            adminform=adminform,
+            inline_admin_formsets=context.get("inline_admin_formsets", []),
+            order=self.section_order,
+        )
+        summary = []
+        if adminform.form.is_bound:
+            summary = [ErrorEntry("", message) for message in adminform.form.non_field_errors()]
+            for section in sections:
+                summary += section.errors
+        context.update(sections=sections, error_summary=summary)
+        return super().render_change_form(request, context, add, change, form_url, obj)
