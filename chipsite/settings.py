@@ -67,6 +67,8 @@ INSTALLED_APPS = [
     "comparisons",
     "discovery",
     "opendata",
+    "ninja",  # the read API's docs page serves its Swagger UI from ninja's static files
+    "api",
 ]
 
 MIDDLEWARE = [
@@ -84,6 +86,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
+    # Outside the page cache, so that a cached API answer still counts against the rate limit.
+    "api.middleware.ApiMiddleware",
     # Innermost, so that a page served from the cache still gets every header above.
     "editorial.cache.PublicPageCacheMiddleware",
     "axes.middleware.AxesMiddleware",
@@ -171,6 +175,11 @@ PAGE_CACHE_SECONDS = int(os.environ.get("PAGE_CACHE_SECONDS", "3600"))
 PAGE_MAX_AGE = int(os.environ.get("PAGE_MAX_AGE", "30"))
 PAGE_STALE_WHILE_REVALIDATE = int(os.environ.get("PAGE_STALE_WHILE_REVALIDATE", "60"))
 PAGE_CACHE_SKIP_PREFIXES = ("/admin/", "/static/", "/media/", "/bench/", "/healthz", "/readyz")
+
+# The read API (api/): each client address may make API_RATE_LIMIT requests in every
+# API_RATE_WINDOW seconds, counted in the shared cache; beyond that, 429 with Retry-After.
+API_RATE_LIMIT = int(os.environ.get("API_RATE_LIMIT", "120"))
+API_RATE_WINDOW = int(os.environ.get("API_RATE_WINDOW", "60"))
 
 # bench/load.py serves a trivial view beside the pages, as the ceiling to compare with.
 BENCHMARK = env_bool("BENCHMARK")

@@ -12,6 +12,7 @@ urlpatterns = [
     path("readyz", health.readyz, name="readyz"),
     path(f"{settings.MEDIA_URL.strip('/')}/<path:name>", serve_media, name="media"),
     path("admin/", admin.site.urls),
+    path("api/v1/", include("api.urls")),
     path("", include("discovery.urls")),
     path("", include("vendors.urls")),
     path("", include("comparisons.urls")),

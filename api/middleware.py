@@ -1,0 +1,119 @@
+"""Everything under /api/ that is not one operation's business: read-only methods, CORS, the
+rate limit per address, and errors as JSON whoever made them (the URL resolver's 404, a 500).
+
+It sits outside the page cache (settings.MIDDLEWARE), so an answer from the cache counts
+against the limit and carries the CORS headers like any other.
+"""
+
+import json
+import math
+import time
+
+from django.conf import settings
+from django.core.cache import cache
+from django.http import HttpResponse
+from django.utils.cache import patch_cache_control
+
+from chipsite.auth import client_ip
+
+PREFIX = "/api/"
+READ_METHODS = ("GET", "HEAD")
+ALLOWED = "GET, HEAD, OPTIONS"
+MESSAGES = {
+    400: "The request could not be understood.",
+    403: "Forbidden.",
+    404: "Nothing here. The API's operations are listed at /api/v1/docs/.",
+    405: "This API is read-only: use GET.",
+    413: "The request is too large.",
+    500: "Something went wrong on our side; it has been logged.",
+    503: "The site is briefly unavailable; try again in a moment.",
+}
+
+
+def json_error(status, message, **headers):
+    response = HttpResponse(
+        json.dumps({"status": status, "message": message}, ensure_ascii=False),
+        status=status,
+        content_type="application/json; charset=utf-8",
+    )
+    for name, value in headers.items():
+        response[name.replace("_", "-")] = value
+    return response
+
+
+def rate_limited(request):
+    """Seconds to wait when this address has used up its requests for the current window, else 0.
+
+    A fixed window per address in the shared cache, so every app server counts together. If
+    the cache is down (the Redis backend fails open), nobody is limited.
+    """
+    window = settings.API_RATE_WINDOW
+    now = time.time()
+    started = int(now // window) * window
+    key = f"api-rate:{client_ip(request)}:{started}"
+    cache.add(key, 0, timeout=window + 1)
+    try:
+        used = cache.incr(key)
+    except ValueError:  # the entry expired between add() and incr()
+        return 0
+    if used is None or used <= settings.API_RATE_LIMIT:
+        return 0
+    return max(1, math.ceil(started + window - now))
+
+
+class ApiMiddleware:
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if not request.path.startswith(PREFIX):
+            return self.get_response(request)
+        return self._cors(request, self._answer(request))
+
+    def _answer(self, request):
+        if wait := rate_limited(request):
+            response = json_error(
+                429,
+                f"Too many requests from your address: at most {settings.API_RATE_LIMIT} every "
+                f"{settings.API_RATE_WINDOW} seconds. Try again in {wait} seconds.",
+                Retry_After=str(wait),
+            )
+            patch_cache_control(response, no_store=True)
+            return response
+        if request.method == "OPTIONS":  # a browser's preflight, e.g. for If-None-Match
+            response = HttpResponse(status=204)
+            response["Access-Control-Allow-Methods"] = ALLOWED
+            response["Access-Control-Allow-Headers"] = "If-None-Match, If-Modified-Since"
+            response["Access-Control-Max-Age"] = "86400"
+            response["Allow"] = ALLOWED
+            return response
+        if request.method not in READ_METHODS:
+            return json_error(405, MESSAGES[405], Allow=ALLOWED)
+        head = request.method == "HEAD"
+        if head:  # the operations answer GET; HEAD is the same answer without its body
+            request.method = "GET"
+        response = self.get_response(request)
+        if head:
+            request.method = "HEAD"
+            if not response.streaming:
+                response["Content-Length"] = str(len(response.content))
+                response.content = b""
+        return self._as_json(response)
+
+    @staticmethod
+    def _as_json(response):
+        """An error made outside the API (the URL resolver, the 500 page) as JSON, headers kept."""
+        if response.status_code < 400 or response.get("Content-Type", "").startswith("application/json"):
+            return response
+        status = response.status_code
+        replaced = json_error(status, MESSAGES.get(status, response.reason_phrase or "Error."))
+        for header in ("Allow", "Retry-After", "Cache-Control", "Vary"):
+            if header in response:
+                replaced[header] = response[header]
+        return replaced
+
+    @staticmethod
+    def _cors(request, response):
+        response["Access-Control-Allow-Origin"] = "*"
+        response["Access-Control-Expose-Headers"] = "ETag, Retry-After"
+        return response

@@ -1,0 +1,384 @@
+"""What the API answers, read from live published versions only, through the pages' own selectors.
+
+Each function returns plain dicts shaped like api/schemas.py, or None when there is nothing
+live to show (the view answers 404). The vendor list filters with the public list's own
+filterset, so the API and the page can never disagree about what a filter means.
+"""
+
+from urllib.parse import urlencode
+
+from django.core.paginator import EmptyPage
+from django.urls import reverse
+
+from comparisons.documents import read_comparison
+from comparisons.models import ComparisonVersion
+from comparisons.selectors import editorial_table, live_comparison
+from vendors.documents import read_document
+from vendors.filters import VendorFilter
+from vendors.models import SCORE_MAX, SCORE_MIN, total_max
+from vendors.selectors import (
+    KeysFirstPaginator,
+    active_axes,
+    add_score_cells,
+    lanes_with_vendor_counts,
+    live_vendors,
+)
+
+PAGE_PARAMETERS = ("page", "per_page")
+
+
+class BadQuery(ValueError):
+    """A query the API cannot answer as asked, in words the caller can act on."""
+
+
+class NoSuchPage(LookupError):
+    pass
+
+
+# --- Shared pieces -----------------------------------------------------------------------
+
+
+def _sources(cited):
+    return [
+        {"title": s.title, "publisher": s.publisher, "url": s.url, "accessed_on": s.accessed_on}
+        for s in cited
+    ]
+
+
+def _verification(verification):
+    """A PageVerification (vendors/verification.py) as the API shows it."""
+    return {
+        "verified_on": verification.oldest,
+        "unverified_facts": verification.unverified,
+        "facts": verification.facts,
+    }
+
+
+def _version(request, version, *, url):
+    return {
+        "number": version.number,
+        "published_at": version.published_at,
+        "url": request.build_absolute_uri(url),
+    }
+
+
+def _vendor_version_url(slug, number):
+    return reverse("vendors:version", kwargs={"slug": slug, "number": number})
+
+
+def _api_vendor_url(request, slug):
+    return request.build_absolute_uri(reverse("api:vendor", kwargs={"slug": slug}))
+
+
+# --- Vendors ---------------------------------------------------------------------------------
+
+
+def vendor_filter(query):
+    """The public vendor list's filterset over the live versions, bound to ``query``."""
+    queryset = live_vendors().select_related("lane").defer("document", "history", "changes")
+    return VendorFilter(query, queryset=queryset)
+
+
+def query_problems(filterset):
+    """What in the query the filterset refuses, and names it does not know, in words."""
+    problems = []
+    for name, errors in filterset.form.errors.items():
+        shown = ", ".join(filterset.data.getlist(name)) if hasattr(filterset.data, "getlist") else ""
+        shown = shown if len(shown) <= 40 else shown[:40] + "…"
+        problems.append(f"{name}: “{shown}” is not a value this list understands ({errors[0]})")
+    known = set(filterset.filters) | set(PAGE_PARAMETERS)
+    for name in sorted(set(filterset.data) - known):
+        problems.append(f"unknown parameter “{name[:40]}” (known: {', '.join(sorted(known))})")
+    return problems
+
+
+def vendor_page(request, *, page, per_page):
+    """One page of the vendor list, filtered and sorted as the public list does."""
+    filterset = vendor_filter(request.GET)
+    filterset.form.is_valid()
+    if problems := query_problems(filterset):
+        raise BadQuery("; ".join(problems) + ".")
+    paginator = KeysFirstPaginator(filterset.qs, per_page)
+    try:
+        shown = paginator.page(page)
+    except EmptyPage:
+        raise NoSuchPage(
+            f"There is no page {page}: the list has {paginator.num_pages} "
+            f"page{'s' if paginator.num_pages != 1 else ''} of {per_page}."
+        ) from None
+    axes = filterset.axes
+    versions = add_score_cells(shown.object_list, axes=axes)
+    most = total_max(len(axes))
+
+    def address(number):
+        query = request.GET.copy()
+        query["page"] = number
+        return request.build_absolute_uri(f"{request.path}?{query.urlencode()}")
+
+    return {
+        "count": paginator.count,
+        "page": shown.number,
+        "pages": paginator.num_pages,
+        "per_page": per_page,
+        "next": address(shown.next_page_number()) if shown.has_next() else None,
+        "previous": address(shown.previous_page_number()) if shown.has_previous() else None,
+        "results": [
+            {
+                "slug": version.slug,
+                "name": version.name,
+                "company": version.company,
+                "lane": {"slug": version.lane.slug, "name": version.lane.name} if version.lane else None,
+                "best_for": version.alternative_blurb,
+                "total": version.total,
+                "total_max": most,
+                "scores": [
+                    {"axis": axis.slug, "value": score.value}
+                    for axis, score in zip(axes, version.score_cells, strict=True)
+                    if score is not None
+                ],
+                "verification": _verification(version.verification),
+                "version": _version(request, version, url=_vendor_version_url(version.slug, version.number)),
+                "url": request.build_absolute_uri(version.get_absolute_url()),
+                "api_url": _api_vendor_url(request, version.slug),
+            }
+            for version in versions
+        ],
+    }
+
+
+def _live_vendor(slug, *, document=True):
+    versions = live_vendors().filter(slug=slug)
+    return (versions if document else versions.defer("document")).first()
+
+
+def vendor_detail(request, *, slug):
+    """A live profile as its live version's document has it: every value with its sources."""
+    version = _live_vendor(slug)
+    if version is None:
+        return None
+    page = read_document(version.document)
+    axes = active_axes()
+    order = {axis.pk: i for i, axis in enumerate(axes)}
+    slugs = {axis.pk: axis.slug for axis in axes}
+    scores = sorted((s for s in page.scores if s.axis.pk in order), key=lambda s: order[s.axis.pk])
+    vendor = page.vendor
+    return {
+        "slug": vendor.slug,
+        "name": vendor.name,
+        "company": vendor.company,
+        "lane": {"slug": vendor.lane.slug, "name": vendor.lane.name} if vendor.lane else None,
+        "summary": vendor.summary,
+        "what_it_is": vendor.what_it_is,
+        "best_for": vendor.best_for,
+        "watch_out": vendor.watch_out,
+        "verdict": vendor.verdict,
+        "alternative_blurb": vendor.alternative_blurb,
+        "logo_url": request.build_absolute_uri("/" + vendor.logo_url.lstrip("/")) if vendor.logo else "",
+        "verification": _verification(version.verification),
+        "version": _version(request, version, url=_vendor_version_url(version.slug, version.number)),
+        "facts": [
+            {
+                "attribute": fact.attribute.name,
+                "position": fact.attribute.position,
+                "value": fact.value,
+                "vendor_stated": fact.vendor_stated,
+                "verified_on": fact.verified_on,
+                "stale": fact.is_stale,
+                "sources": _sources(fact.cited),
+            }
+            for fact in page.facts
+        ],
+        "events": [
+            {
+                "date": event.date,
+                "precision": event.precision,
+                "display_date": event.display_date if event.date else "",
+                "text": event.text,
+                "verified_on": event.verified_on,
+                "sources": _sources(event.cited),
+            }
+            for event in page.events
+        ],
+        "scores": [
+            {
+                "axis": slugs[score.axis.pk],
+                "axis_name": score.axis.name,
+                "value": score.value,
+                "reason": score.reason,
+                "verified_on": score.verified_on,
+                "sources": _sources(score.cited),
+            }
+            for score in scores
+        ],
+        "total": version.total,
+        "total_max": total_max(len(axes)),
+        "faqs": [
+            {"question": faq.question, "answer": faq.answer, "sources": _sources(faq.cited)}
+            for faq in page.faqs
+        ],
+        "url": request.build_absolute_uri(version.get_absolute_url()),
+        "versions_url": request.build_absolute_uri(reverse("api:vendor-versions", kwargs={"slug": slug})),
+    }
+
+
+def vendor_versions(request, *, slug):
+    """The live version's change log (its ``history``), newest first: what the change log page lists."""
+    version = _live_vendor(slug, document=False)
+    if version is None:
+        return None
+    axes = active_axes()
+    entries = [
+        {
+            "number": entry["number"],
+            "published_at": entry["published_at"],
+            "first": entry.get("first", entry["number"] == 1),
+            "changes": entry["changes"],
+            "note": entry["note"],
+            "scores": [
+                {"axis": axis.slug, "value": entry["scores"][str(axis.pk)]}
+                for axis in axes
+                if str(axis.pk) in entry.get("scores", {})
+            ],
+            "url": request.build_absolute_uri(_vendor_version_url(version.slug, entry["number"])),
+        }
+        for entry in reversed(version.history)
+    ]
+    return {"vendor": version.slug, "count": len(entries), "results": entries}
+
+
+# --- Lanes and axes --------------------------------------------------------------------------
+
+
+def lanes(request):
+    vendors = reverse("api:vendors")
+    return [
+        {
+            "slug": lane.slug,
+            "name": lane.name,
+            "description": lane.description,
+            "position": lane.position,
+            "vendor_count": lane.vendor_count,
+            "url": request.build_absolute_uri(lane.get_absolute_url()),
+            "vendors_api_url": request.build_absolute_uri(f"{vendors}?{urlencode({'lane': lane.slug})}"),
+        }
+        for lane in lanes_with_vendor_counts()
+    ]
+
+
+def axes():
+    return [
+        {
+            "slug": axis.slug,
+            "name": axis.name,
+            "description": axis.description,
+            "position": axis.position,
+            "score_min": SCORE_MIN,
+            "score_max": SCORE_MAX,
+        }
+        for axis in active_axes()
+    ]
+
+
+# --- Comparisons -----------------------------------------------------------------------------
+
+
+def _comparison_version_url(version):
+    return version.get_absolute_url()
+
+
+def comparison_list(request):
+    """Every live editorial comparison with its live vendors in column order: two queries."""
+    versions = list(ComparisonVersion.objects.live().order_by("title").defer("history", "changes"))
+    ids = {entry["vendor_id"] for version in versions for entry in version.document["entries"]}
+    live = {
+        version.item_id: version
+        for version in live_vendors().filter(item_id__in=ids).only("item_id", "slug", "name")
+    }
+    results = []
+    for version in versions:
+        page = read_comparison(version.document)
+        columns = [live[entry.vendor_id] for entry in page.entries if entry.vendor_id in live]
+        results.append(
+            {
+                "slug": version.slug,
+                "title": version.title,
+                "summary": version.summary,
+                "verified_on": page.verified_on,
+                "vendors": [
+                    {"slug": v.slug, "name": v.name, "api_url": _api_vendor_url(request, v.slug)}
+                    for v in columns
+                ],
+                "version": _version(request, version, url=version.get_absolute_url()),
+                "url": request.build_absolute_uri(version.get_absolute_url()),
+                "api_url": request.build_absolute_uri(
+                    reverse("api:comparison", kwargs={"slug": version.slug})
+                ),
+            }
+        )
+    return {"count": len(results), "results": results}
+
+
+CRITERION_BASES = {"facts": "attribute", "score": "axis", "assessment": "assessment"}
+
+
+def _cell_value(item):
+    """A fact, a score or an editors' assessment in a comparison's cell."""
+    return {
+        "value": item.value,
+        "mark": getattr(item, "mark", None),
+        "reason": getattr(item, "reason", ""),
+        "vendor_stated": getattr(item, "vendor_stated", False),
+        "verified_on": getattr(item, "verified_on", None),
+        "sources": _sources(item.cited),
+    }
+
+
+def comparison_detail(request, *, slug):
+    """A live editorial comparison: its live vendors' columns and its own criteria, as the page has them."""
+    version = live_comparison(slug=slug)
+    if version is None:
+        return None
+    page = read_comparison(version.document)
+    table = editorial_table(page)
+    return {
+        "slug": page.slug,
+        "title": page.title,
+        "summary": page.summary,
+        "intro": page.intro,
+        "verdict": page.verdict,
+        "verified_on": page.verified_on,
+        "vendors": [
+            {
+                "slug": entry.vendor.slug,
+                "name": entry.vendor.name,
+                "pick_if": entry.pick_if,
+                "verification": _verification(verification),
+                "api_url": _api_vendor_url(request, entry.vendor.slug),
+            }
+            for entry, verification in zip(table.entries, table.verified_on, strict=True)
+        ],
+        "criteria": [
+            {
+                "name": row.label,
+                "based_on": CRITERION_BASES[row.kind],
+                "basis": row.note,
+                "cells": [
+                    {
+                        "vendor": cell.vendor.slug,
+                        "leader": cell.leader,
+                        "values": [_cell_value(item) for item in cell.items],
+                    }
+                    for cell in row.cells
+                ],
+            }
+            for row in table.rows
+            if row.group == "criteria"
+        ],
+        "faqs": [
+            {"question": faq.question, "answer": faq.answer, "sources": _sources(faq.cited)}
+            for faq in page.faqs
+        ],
+        "sources": _sources(page.cited),
+        "version": _version(request, version, url=version.get_absolute_url()),
+        "url": request.build_absolute_uri(version.get_absolute_url()),
+    }

@@ -1,0 +1,113 @@
+"""The read API's operations: each asks api/selectors.py and answers what it returns."""
+
+from typing import Annotated, Literal
+
+from django.http import Http404
+from ninja import Query, Router
+
+from vendors.filters import SORTS
+
+from . import schemas, selectors
+
+router = Router()
+
+ERRORS = {404: schemas.Error, 429: schemas.Error}
+
+
+def _found(payload, what):
+    if payload is None:
+        raise Http404(f"No live {what} at this address.")
+    return payload
+
+
+@router.get(
+    "/vendors/",
+    response={200: schemas.VendorPage, 400: schemas.Error, **ERRORS},
+    url_name="vendors",
+    operation_id="listVendors",
+    summary="Live vendors, filtered and sorted as the vendor list does",
+    description="The same filters as the public vendor list (`/vendors/`), and one `min_<axis>` "
+    "per active axis (see `/api/v1/axes/`). A value the list does not understand, or an unknown "
+    "parameter, is a 400 that names it.",
+)
+def list_vendors(
+    request,
+    q: Annotated[str | None, Query(max_length=100, description="Part of the name or company.")] = None,
+    lane: Annotated[list[str] | None, Query(description="Lane slugs; several are OR-ed.")] = None,
+    min_total: Annotated[int | None, Query(description="Minimum total, one of the list's.")] = None,
+    sort: Annotated[Literal[tuple(SORTS)], Query(description="A leading “-” is descending.")] = "-total",
+    page: Annotated[int, Query(ge=1, le=100_000)] = 1,
+    per_page: Annotated[int, Query(ge=1, le=100)] = 20,
+):
+    try:
+        return selectors.vendor_page(request, page=page, per_page=per_page)
+    except selectors.BadQuery as error:
+        return 400, {"status": 400, "message": str(error)}
+    except selectors.NoSuchPage as error:
+        return 404, {"status": 404, "message": str(error)}
+
+
+@router.get(
+    "/vendors/{slug}/",
+    response={200: schemas.VendorDetail, **ERRORS},
+    url_name="vendor",
+    operation_id="getVendor",
+    summary="A live profile: facts, events, scores and FAQs, each with its sources and dates",
+)
+def vendor(request, slug: str):
+    return _found(selectors.vendor_detail(request, slug=slug), "vendor")
+
+
+@router.get(
+    "/vendors/{slug}/versions/",
+    response={200: schemas.ChangeLog, **ERRORS},
+    url_name="vendor-versions",
+    operation_id="listVendorVersions",
+    summary="A live profile's published versions: its change log, newest first",
+)
+def vendor_versions(request, slug: str):
+    return _found(selectors.vendor_versions(request, slug=slug), "vendor")
+
+
+@router.get(
+    "/lanes/",
+    response={200: list[schemas.Lane], 429: schemas.Error},
+    url_name="lanes",
+    operation_id="listLanes",
+    summary="Every lane, in order, with how many live vendors it holds",
+)
+def lanes(request):
+    return selectors.lanes(request)
+
+
+@router.get(
+    "/axes/",
+    response={200: list[schemas.Axis], 429: schemas.Error},
+    url_name="axes",
+    operation_id="listAxes",
+    summary="The active scoring axes, in order",
+)
+def axes(request):
+    return selectors.axes()
+
+
+@router.get(
+    "/comparisons/",
+    response={200: schemas.ComparisonList, 429: schemas.Error},
+    url_name="comparisons",
+    operation_id="listComparisons",
+    summary="The live editorial comparisons, by title",
+)
+def comparisons(request):
+    return selectors.comparison_list(request)
+
+
+@router.get(
+    "/comparisons/{slug}/",
+    response={200: schemas.ComparisonDetail, **ERRORS},
+    url_name="comparison",
+    operation_id="getComparison",
+    summary="A live editorial comparison: its vendors, criteria, FAQs and sources",
+)
+def comparison(request, slug: str):
+    return _found(selectors.comparison_detail(request, slug=slug), "comparison")
