@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from editorial.cache import cached
 from vendors.documents import read_document
-from vendors.models import score_total, total_max
+from vendors.models import VendorVersion, score_total, total_max
 from vendors.selectors import Footnotes, active_axes, live_vendors
 
 from .models import MAX_VENDORS, MIN_VENDORS, ComparisonVersion
@@ -159,13 +159,30 @@ def live_comparison(*, slug):
     return ComparisonVersion.objects.live().filter(slug=slug).first()
 
 
-def editorial_table(page):
+def published_comparison(*, slug, number):
+    """Version ``number`` of the comparison that has (or had) address ``slug``, at its
+    permanent address, while the comparison is live (the rule of vendors.selectors.published_version)."""
+    ever = ComparisonVersion.objects.filter(slug=slug).values("item_id")
+    return (
+        ComparisonVersion.objects.past()
+        .filter(number=number, item_id__in=ever)
+        .filter(item_id__in=ComparisonVersion.objects.live().values("item_id"))
+        .first()
+    )
+
+
+def editorial_table(page, *, at=None):
     """The comparison's table, its live vendors only, footnotes numbered in page order.
 
-    ``page`` is a ComparisonPage read from a version's document (or a working copy's).
+    ``page`` is a ComparisonPage read from a version's document (or a working copy's). With
+    ``at``, the vendors' versions that were live then (a comparison version's permanent
+    address shows the profiles as they stood when it was published), of vendors live now.
     """
     ids = [entry.vendor_id for entry in page.entries]
-    live = {version.item_id: version for version in live_vendors().filter(item_id__in=ids)}
+    versions = live_vendors().filter(item_id__in=ids)
+    if at is not None:
+        versions = VendorVersion.objects.live(at=at).filter(item_id__in=versions.values("item_id"))
+    live = {version.item_id: version for version in versions}
     entries = [entry for entry in page.entries if entry.vendor_id in live]
     notes = Footnotes()
     table = build_table([live[entry.vendor_id] for entry in entries], criteria=page.criteria, notes=notes)

@@ -6,6 +6,7 @@ from django.views.generic import ListView, TemplateView
 from discovery import structured_data
 from editorial.registry import publication_for
 from editorial.views import PublishedPageMixin
+from vendors.citation import Citation, citation_response
 
 from . import selectors
 from .documents import read_comparison
@@ -47,13 +48,67 @@ class ComparisonDetailView(PublishedPageMixin, TemplateView):
         document = publication_for(Comparison).document(working) if working else version.document
         page = read_comparison(document)
         table = selectors.editorial_table(page)
+        context.update(comparison=page, table=table, **self.preview_context(working, version))
+        if working is None:  # what visitors see: citable, described for search engines
+            context.update(
+                citation=comparison_citation(version, page, table, request=self.request),
+                structured_data=structured_data.comparison(self.request, page, table),
+            )
+        return context
+
+
+class ComparisonVersionView(TemplateView):
+    """One published version at its permanent address, with its vendors' profiles as they
+    stood when it was published, so a citation of it never rots; a banner links to the
+    current version when it is not that."""
+
+    template_name = "comparisons/comparison_detail.html"
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        version = selectors.published_comparison(slug=self.kwargs["slug"], number=self.kwargs["number"])
+        if version is None:
+            raise Http404("No such published version.")
+        current = ComparisonVersion.objects.live().filter(item_id=version.item_id).defer("document").get()
+        page = read_comparison(version.document)
+        table = selectors.editorial_table(page, at=version.published_at)
         context.update(
             comparison=page,
             table=table,
-            structured_data=None if working else structured_data.comparison(self.request, page, table),
-            **self.preview_context(working, version),
+            is_preview=False,
+            shown_version=version,
+            current_version=current if current.pk != version.pk else None,
+            citation=comparison_citation(version, page, table, request=self.request),
         )
         return context
+
+
+def comparison_citation(version, page, table, *, request):
+    """The citation of a comparison version: verified as of its oldest verified column or text."""
+    dates = [verification.oldest for verification in table.verified_on if verification.oldest]
+    if page.verified_on:
+        dates.append(page.verified_on)
+    return Citation.of_page(
+        version,
+        namespace="comparisons",
+        title=f"{version.title}: AI chip comparison",
+        key=f"chipsite-compare-{version.slug}-v{version.number}",
+        verified=min(dates, default=None),
+        request=request,
+    )
+
+
+def citation_download(request, slug, number, format):
+    """A comparison version's citation as a BibTeX or CSL-JSON file."""
+    version = selectors.published_comparison(slug=slug, number=number)
+    if version is None:
+        raise Http404("No such published version.")
+    page = read_comparison(version.document)
+    table = selectors.editorial_table(page, at=version.published_at)
+    response = citation_response(comparison_citation(version, page, table, request=request), format)
+    if response is None:
+        raise Http404("No such citation format.")
+    return response
 
 
 class GeneratedComparisonView(TemplateView):

@@ -1,8 +1,9 @@
-"""“Cite this page”: a profile version as plain text, BibTeX and CSL-JSON.
+"""“Cite this page”: a profile or comparison version as plain text, BibTeX and CSL-JSON.
 
-Every citation names the exact version's permanent address (/vendors/<slug>/v/<n>/), which
-keeps showing that version, and the date its facts were verified by the one verified rule
-(vendors/verification.py), so a reader who follows it sees what was cited.
+Every citation names the exact version's permanent address (/vendors/<slug>/v/<n>/,
+/compare/<slug>/v/<n>/), which keeps showing that version, and the date its facts were
+verified by the one verified rule (vendors/verification.py), so a reader who follows it sees
+what was cited.
 """
 
 import json
@@ -23,18 +24,43 @@ class Citation:
     published: object  # datetime
     verified: object  # date or None
     key: str
+    downloads: dict  # {"bib": path, "json": path}
 
     @classmethod
     def of(cls, version, *, verification, request):
-        path = reverse("vendors:version", kwargs={"slug": version.slug, "number": version.number})
-        return cls(
+        """A profile's version."""
+        return cls.of_page(
+            version,
+            namespace="vendors",
             title=f"{version.name}: AI chip profile",
-            url=request.build_absolute_uri(path),
+            key=f"chipsite-{version.slug}-v{version.number}",
+            verified=verification.oldest,
+            request=request,
+        )
+
+    @classmethod
+    def of_page(cls, version, *, namespace, title, key, verified, request):
+        """Any page with a ``version`` and ``citation`` URL in ``namespace`` taking slug and number."""
+        address = {"slug": version.slug, "number": version.number}
+        return cls(
+            title=title,
+            url=request.build_absolute_uri(reverse(f"{namespace}:version", kwargs=address)),
             number=version.number,
             published=timezone.localtime(version.published_at),
-            verified=verification.oldest,
-            key=f"chipsite-{version.slug}-v{version.number}",
+            verified=verified,
+            key=key,
+            downloads={
+                format: reverse(f"{namespace}:citation", kwargs={**address, "format": format})
+                for format in CITATION_FORMATS
+            },
         )
+
+    def download(self, format):
+        """(content type, file content) for ``format``, or None for a format we do not write."""
+        if format not in CITATION_FORMATS:
+            return None
+        content_type, render = CITATION_FORMATS[format]
+        return content_type, render(self)
 
     @property
     def text(self):
@@ -84,3 +110,22 @@ class Citation:
 
 def _bibtex_escape(value):
     return "".join("\\" + c if c in "{}&%$#_" else c for c in value)
+
+
+CITATION_FORMATS = {
+    "bib": ("application/x-bibtex; charset=utf-8", Citation.bibtex),
+    "json": ("application/vnd.citationstyles.csl+json; charset=utf-8", Citation.csl),
+}
+
+
+def citation_response(citation, format):
+    """The citation as a file for a reference manager; None for an unknown format."""
+    from django.http import HttpResponse
+
+    found = citation.download(format)
+    if found is None:
+        return None
+    content_type, content = found
+    response = HttpResponse(content, content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="{citation.key}.{format}"'
+    return response

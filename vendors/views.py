@@ -1,4 +1,4 @@
-from django.http import Http404, HttpResponse
+from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.views.generic import DetailView, ListView, TemplateView
 from django_filters.views import FilterView
@@ -8,7 +8,7 @@ from editorial.registry import publication_for
 from editorial.views import PublishedPageMixin
 
 from . import selectors
-from .citation import Citation
+from .citation import Citation, citation_response
 from .filters import VendorFilter
 from .models import Lane, Vendor, total_max
 
@@ -77,21 +77,16 @@ class VendorVersionView(TemplateView):
         return context
 
 
-CITATION_FORMATS = {
-    "bib": ("application/x-bibtex; charset=utf-8", Citation.bibtex),
-    "json": ("application/vnd.citationstyles.csl+json; charset=utf-8", Citation.csl),
-}
-
-
 def citation_download(request, slug, number, format):
     """A version's citation as a file for a reference manager: BibTeX or CSL-JSON."""
     version = selectors.published_version(slug=slug, number=number)
-    if version is None or format not in CITATION_FORMATS:
+    if version is None:
         raise Http404("No such published version.")
-    citation = Citation.of(version, verification=version.verification, request=request)
-    content_type, render = CITATION_FORMATS[format]
-    response = HttpResponse(render(citation), content_type=content_type)
-    response["Content-Disposition"] = f'attachment; filename="{citation.key}.{format}"'
+    response = citation_response(
+        Citation.of(version, verification=version.verification, request=request), format
+    )
+    if response is None:
+        raise Http404("No such citation format.")
     return response
 
 

@@ -46,7 +46,7 @@ def test_a_profile_lists_its_faqs_and_its_place_as_the_page_does(profile_page):
     data = json_ld(profile_page)
     questions = [q["name"] for q in data["FAQPage"]["mainEntity"]]
     faq_section = profile_page.split('id="faq"')[1].split("</section>")[0]
-    assert questions == [visible_text(q) for q in re.findall(r"<h3>(.*?)</h3>", faq_section)]
+    assert questions == [visible_text(q) for q in re.findall(r"<h3[^>]*>(.*?)</h3>", faq_section)]
     first_answer = data["FAQPage"]["mainEntity"][0]["acceptedAnswer"]["text"]
     assert first_answer in visible_text(faq_section)
     crumbs = [(item["position"], item["name"]) for item in data["BreadcrumbList"]["itemListElement"]]
