@@ -15,7 +15,7 @@ from django.core.management import call_command
 from django.utils.html import strip_tags
 
 from editorial import services
-from vendors.demo import REFERENCE, VENDORS, load_demo
+from vendors.demo import REFERENCE, REFERENCE_SOURCES, VENDORS, load_demo
 from vendors.models import FAQ, Attribute, Event, Fact, Lane, Score, Source, Vendor, VendorVersion
 
 pytestmark = pytest.mark.django_db
@@ -224,3 +224,66 @@ def test_a_demo_profile_change_log_starts_with_its_first_publish(client):
     page = client.get("/vendors/aws-trainium/changes/").content.decode()
     assert len(re.findall(r"<li id=\"v\d+\"><h2>", page)) == 1
     assert "First published." in page
+
+
+REFERENCE_SOURCES_DATA = json.loads(Path(REFERENCE_SOURCES).read_text())
+SHARED_SOURCES = SHARED_SEED.parents[1] / "data/trainium_sources.json"
+
+
+def test_trainium_sources_copy_matches_the_shared_data():
+    if not SHARED_SOURCES.exists():
+        pytest.skip("shared/ is not beside this checkout")
+    assert json.loads(SHARED_SOURCES.read_text()) == REFERENCE_SOURCES_DATA
+
+
+def test_every_live_fact_of_the_demo_cites_a_source():
+    load_demo()
+    versions = VendorVersion.objects.live()
+    assert versions.count() == 9
+    for version in versions:
+        uncited = [fact["value"] for fact in version.document["facts"] if not fact["sources"]]
+        assert not uncited, f"{version.name}: {uncited}"
+
+
+def cited_urls(item):
+    return {source.url for source in item.sources.all()}
+
+
+def test_trainium_cites_every_source_the_data_gives_for_its_claims(trainium):
+    by_claim = {}
+    for pair in REFERENCE_SOURCES_DATA["claims"]:
+        by_claim.setdefault(pair["claim"], set()).add(pair["source_url"])
+    reference = json.loads(Path(REFERENCE).read_text())
+    facts = list(Fact.objects.filter(vendor=trainium).order_by("position").prefetch_related("sources"))
+    for fact, data in zip(facts, reference["facts"], strict=True):
+        assert cited_urls(fact) == set().union(*(by_claim[c] for c in data["cites"])), fact
+    events = Event.objects.filter(vendor=trainium).prefetch_related("sources")
+    assert all(cited_urls(event) for event in events)
+    scores = Score.objects.filter(vendor=trainium).prefetch_related("sources")
+    assert all(cited_urls(score) for score in scores)
+    faqs = FAQ.objects.filter(vendor=trainium).prefetch_related("sources")
+    assert all(cited_urls(faq) for faq in faqs)
+    # Every claim of the file is cited somewhere, partial support included.
+    cited = set().union(*(cited_urls(x) for x in [*facts, *events, *scores, *faqs]))
+    assert cited == {pair["source_url"] for pair in REFERENCE_SOURCES_DATA["claims"]}
+    assert any(pair["supports"] == "partial" for pair in REFERENCE_SOURCES_DATA["claims"])
+
+
+def test_trainium_sources_are_the_data_files_titles_accessed_when_compiled(trainium):
+    compiled_on = dt.date.fromisoformat(REFERENCE_SOURCES_DATA["compiled_on"])
+    for pair in REFERENCE_SOURCES_DATA["claims"]:
+        source = Source.objects.get(url=pair["source_url"])
+        assert (source.title, source.accessed_on) == (pair["source_title"], compiled_on)
+        assert source.publisher and pair["quote"] in source.notes  # the quote, for editors only
+
+
+def test_trainium_vendor_stated_flags_come_from_the_data_file(trainium):
+    stated = {}
+    for pair in REFERENCE_SOURCES_DATA["claims"]:
+        stated[pair["claim"]] = stated.get(pair["claim"], False) or pair["vendor_stated"]
+    reference = json.loads(Path(REFERENCE).read_text())
+    facts = Fact.objects.filter(vendor=trainium).order_by("position")
+    assert [f.vendor_stated for f in facts] == [
+        any(stated[claim] for claim in data["cites"]) for data in reference["facts"]
+    ]
+    assert Fact.objects.get(vendor=trainium, attribute__name="Memory").vendor_stated

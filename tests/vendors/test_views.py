@@ -121,7 +121,24 @@ class TestReferenceProfile:
         # and the date ends its sentence (no space before the full stop).
         assert "Facts verified 2026-10-31. Vendor performance figures are as stated by the vendor." in text
         assert "not yet verified" not in text
-        assert page.count('class="stated"') == 2  # Memory and Scale-up are AWS's own figures
+        # Every claim of the reference has a source that gives it as AWS's (trainium_sources.json).
+        assert page.count('class="stated"') == 8
+
+    def test_facts_events_scores_and_answers_show_footnotes_to_the_sources(self, page):
+        def footnoted(html):
+            return re.findall(r'<sup class="fn"><a href="#(source-\d+)"', html)
+
+        glance = re.search(r'<table class="glance">.*?</table>', page, re.S).group(0)
+        assert len(re.findall(r'<p class="claim"[^>]*>.*?<sup class="fn">', glance)) == 8
+        events = re.findall(r'<li id="event-\d+">.*?</li>', page, re.S)
+        assert len(events) == 2 and all(footnoted(event) for event in events)
+        scores = re.search(r'id="scores".*?</section>', page, re.S).group(0)
+        assert len(re.findall(r"<dt>[^<]+: \d</dt><dd>.*?<sup class=\"fn\">", scores)) == 5
+        answers = re.findall(r'<div class="answer">.*?</div>', page, re.S)
+        assert len(answers) == 4 and all(footnoted(answer) for answer in answers)
+        every = set(footnoted(page))
+        listed = re.findall(r'<li id="(source-\d+)"><a href="https://', page)
+        assert every == set(listed) and len(listed) == 34
 
 
 def test_footnote_markers_link_to_existing_source_entries(client):

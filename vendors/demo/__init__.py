@@ -19,6 +19,7 @@ from vendors.models import FAQ, Attribute, Axis, Event, Fact, Lane, Score, SiteS
 
 DEMO_DIR = Path(__file__).resolve().parent
 REFERENCE = DEMO_DIR / "aws_trainium.json"
+REFERENCE_SOURCES = DEMO_DIR / "trainium_sources.json"
 VENDORS = DEMO_DIR / "vendors.json"
 
 LANES = ["hyperscaler custom silicon", "merchant GPU", "inference specialist", "open hardware"]
@@ -73,13 +74,25 @@ class DemoLoader:
     def __init__(self):
         self.report = Report()
         self.reference = json.loads(REFERENCE.read_text())
+        self.reference_sources = json.loads(REFERENCE_SOURCES.read_text())
         self.data = json.loads(VENDORS.read_text())
         self.compiled_on = dt.date.fromisoformat(self.data["compiled_on"])
         # A URL's title, where a fact gives one; events only give the URL.
         self.titles = {}
+        self.notes = {}
         for vendor in self.data["vendors"]:
             for fact in vendor["facts"]:
                 self.titles.setdefault(fact["source_url"], fact["source_title"])
+        # The reference's claims, each with every source given for it (full or partial support).
+        self.claims = {}
+        for pair in self.reference_sources["claims"]:
+            self.claims.setdefault(pair["claim"], []).append(pair)
+            self.titles.setdefault(pair["source_url"], pair["source_title"])
+            # For editors (never shown to visitors): what the page says in support, and how well.
+            self.notes.setdefault(pair["source_url"], []).append(
+                f"Claim {pair['claim_no']} ({pair['supports']} support): {pair['claim']}. "
+                f"Quote: “{pair['quote']}”" + (f" Note: {pair['note']}" if pair.get("note") else "")
+            )
 
     def run(self):
         self.lanes = {}
@@ -118,7 +131,14 @@ class DemoLoader:
         )
         self.report.count("site settings", True)
 
-    def source(self, url):
+    def source_notes(self, url):
+        if url in self.notes:
+            return "\n\n".join(self.notes[url])
+        if url not in self.titles:
+            return "No headline in the demo data: the title is the site's address."
+        return ""
+
+    def source(self, url, *, accessed_on=None):
         host = urlsplit(url).hostname or url
         title = self.titles.get(url)
         source, created = Source.objects.get_or_create(
@@ -126,8 +146,8 @@ class DemoLoader:
             defaults={
                 "title": title or host,
                 "publisher": host.removeprefix("www."),
-                "accessed_on": self.compiled_on,
-                "notes": "" if title else "No headline in the demo data: the title is the site's address.",
+                "accessed_on": accessed_on or self.compiled_on,
+                "notes": self.source_notes(url),
             },
         )
         self.report.count("sources", created)
@@ -139,6 +159,16 @@ class DemoLoader:
         vendor = Vendor.objects.create(slug=slug, **fields)
         self.report.count("vendors", True)
         return vendor
+
+    def cited_pairs(self, claims):
+        """The claim-source pairs of trainium_sources.json behind the named claims."""
+        return [pair for claim in claims for pair in self.claims[claim]]
+
+    def cite(self, item, claims):
+        """Cite every source given for the named claims, each once, in the file's order."""
+        compiled_on = dt.date.fromisoformat(self.reference_sources["compiled_on"])
+        urls = dict.fromkeys(pair["source_url"] for pair in self.cited_pairs(claims))
+        item.sources.add(*(self.source(url, accessed_on=compiled_on) for url in urls))
 
     def load_reference(self):
         ref = self.reference
@@ -157,25 +187,30 @@ class DemoLoader:
         if vendor is None:
             return
         for position, fact in enumerate(ref["facts"], start=1):
-            Fact.objects.create(
+            row = Fact.objects.create(
                 vendor=vendor,
                 attribute=self.attributes[fact["label"]],
                 value=fact["value"],
-                vendor_stated=fact["vendor_stated"],
+                # The data file's own flag: the claim comes from the vendor if a source says so.
+                vendor_stated=any(pair["vendor_stated"] for pair in self.cited_pairs(fact["cites"])),
                 verified_on=verified_on,
                 position=position,
             )
+            self.cite(row, fact["cites"])
         for position, event in enumerate(ref["events"], start=1):
             date, precision = parse_event_date(event["date"])
-            Event.objects.create(
+            row = Event.objects.create(
                 vendor=vendor, date=date, precision=precision, text=event["text"], position=position
             )
+            self.cite(row, event["cites"])
         for slug, value in ref["scores"].items():
-            Score.objects.create(vendor=vendor, axis=self.axes[slug], value=value)
+            row = Score.objects.create(vendor=vendor, axis=self.axes[slug], value=value)
+            self.cite(row, ref["score_cites"][slug])
         for position, faq in enumerate(ref["faqs"], start=1):
-            FAQ.objects.create(
+            row = FAQ.objects.create(
                 vendor=vendor, question=faq["question"], answer=faq["answer"], position=position
             )
+            self.cite(row, faq["cites"])
         publish_demo(vendor, at=_publish_time(verified_on))
 
     def load_vendor(self, data):
