@@ -282,10 +282,6 @@ def axes():
 # --- Comparisons -----------------------------------------------------------------------------
 
 
-def _comparison_version_url(version):
-    return version.get_absolute_url()
-
-
 def comparison_list(request):
     """Every live editorial comparison with its live vendors in column order: two queries."""
     versions = list(ComparisonVersion.objects.live().order_by("title").defer("history", "changes"))

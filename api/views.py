@@ -4,6 +4,7 @@ from typing import Annotated, Literal
 
 from django.http import Http404
 from ninja import Query, Router
+from ninja.errors import HttpError
 
 from vendors.filters import SORTS
 
@@ -42,9 +43,9 @@ def list_vendors(
     try:
         return selectors.vendor_page(request, page=page, per_page=per_page)
     except selectors.BadQuery as error:
-        return 400, {"status": 400, "message": str(error)}
+        raise HttpError(400, str(error)) from None
     except selectors.NoSuchPage as error:
-        return 404, {"status": 404, "message": str(error)}
+        raise HttpError(404, str(error)) from None
 
 
 @router.get(
