@@ -20,7 +20,7 @@ from tests import factories as f
 from tests.factories import admin_change_url as change_url
 from tests.factories import admin_inline_rows as inline_rows
 from tests.factories import admin_rows_on_page as rows_on_page
-from vendors.models import Axis, Event, Source, Vendor
+from vendors.models import Axis, Source, Vendor
 
 INLINES = f.VENDOR_ADMIN_INLINES
 ADD_URL = "/admin/vendors/vendor/add/"
@@ -169,7 +169,7 @@ def test_a_full_profile_posted_through_the_admin_is_saved_intact_as_a_draft(admi
         row(attribute=memory.pk, value="96 GB HBM3", vendor_stated="on", sources=s[:1], position=""),
         row(attribute=memory.pk, value="144 GB HBM3e (planned)", sources=s[1:3], position=""),
     ]
-    events = [row(date="2025-12-01", precision="month", text="Trainium3 announced", sources=s[3:4])]
+    events = [row(date="2025-12", text="Trainium3 announced", sources=s[3:4])]
     scores = [row(axis=a.pk, value=3 + i, reason=f"Reason {i}", sources=s[4:5]) for i, a in enumerate(axes)]
     faqs = [
         row(question="Who can buy it?", answer="Only AWS customers.", sources=s[5:], position=""),
@@ -208,14 +208,6 @@ def test_a_full_profile_posted_through_the_admin_is_saved_intact_as_a_draft(admi
     saved_faqs = list(vendor.faqs.all())
     assert [x.question for x in saved_faqs] == ["Who can buy it?", "Does it run PyTorch?"]
     assert [pks(x.sources.all()) for x in saved_faqs] == [[s[5].pk], []]
-
-
-@pytest.mark.django_db
-def test_an_event_with_month_precision_accepts_any_day_and_stores_the_first(admin_client):
-    event = {"date": "2025-12-15", "precision": "month", "text": "Trainium3 announced"}
-    response = admin_client.post(ADD_URL, vendor_post(f.make_lane(), inlines={"events": [event]}))
-    assert response.status_code == 302
-    assert Event.objects.get().date == dt.date(2025, 12, 1)
 
 
 @pytest.mark.django_db

@@ -1,5 +1,6 @@
 """The vendor change page as an editor works it: errors found at once, sections, fast entry."""
 
+import datetime as dt
 from html.parser import HTMLParser
 
 import pytest
@@ -7,6 +8,7 @@ import pytest
 from tests import factories as f
 from tests.factories import admin_change_url as change_url
 from tests.factories import admin_rows_on_page as rows_on_page
+from vendors.models import Event, Vendor
 
 pytestmark = pytest.mark.django_db
 
@@ -132,3 +134,72 @@ def test_a_page_just_opened_lists_no_errors(admin_client):
     response = admin_client.get(change_url(vendor_with_faqs(1)))
     page = Page(response.content.decode())
     assert page.summary_links == {} and page.marked_sections == []
+
+
+# --- 2. an event's date at the precision it was typed ------------------------------------
+
+
+def add_vendor_with_event(client, date):
+    event = {"date": date, "text": "Trainium3 announced", "position": ""}
+    data = f.vendor_admin_post(f.make_vendor(published=False), rows={"events": [event]})
+    return client.post(ADD_URL, {**data, "name": "Groq", "slug": "groq"})
+
+
+@pytest.mark.parametrize(
+    ("typed", "stored", "precision", "shown"),
+    [
+        ("2024", dt.date(2024, 1, 1), "year", "2024"),
+        ("2024-06", dt.date(2024, 6, 1), "month", "Jun 2024"),
+        ("2024-06-14", dt.date(2024, 6, 14), "day", "14 Jun 2024"),
+        (" 2024-6 ", dt.date(2024, 6, 1), "month", "Jun 2024"),
+    ],
+)
+def test_an_event_date_keeps_the_precision_it_was_typed_at(admin_client, typed, stored, precision, shown):
+    response = add_vendor_with_event(admin_client, typed)
+    assert response.status_code == 302, response.context and response.context["error_summary"]
+    event = Event.objects.get(vendor__slug="groq")
+    assert (event.date, event.precision, event.display_date) == (stored, precision, shown)
+
+
+@pytest.mark.parametrize(
+    ("typed", "message"),
+    [
+        ("2024-13", "“2024-13” has no month 13: months run from 01 to 12."),
+        ("2024-02-30", "“2024-02-30”: February 2024 has days 1 to 29, not 30."),
+        (
+            "June 2024",
+            "“June 2024” is not a date: type a year (2024), a month (2024-06) or a day (2024-06-14).",
+        ),
+        ("24-06", "“24-06” is not a date: type a year (2024), a month (2024-06) or a day (2024-06-14)."),
+        ("0000", "There is no year 0000: type a year (2024), a month (2024-06) or a day (2024-06-14)."),
+    ],
+)
+def test_a_date_that_is_not_a_year_month_or_day_is_refused_with_what_to_type(admin_client, typed, message):
+    response = add_vendor_with_event(admin_client, typed)
+    assert response.status_code == 200
+    page = Page(response.content.decode())
+    assert page.summary_links == {"#id_events-0-date": f"Event 1 — Date: {message}"}
+    assert page.inputs["events-0-date"] == typed  # what was typed stays in the box
+    assert not Vendor.objects.filter(slug="groq").exists()
+
+
+def test_the_change_page_shows_each_date_as_it_was_typed_and_saves_it_unchanged(admin_client):
+    vendor = f.make_vendor()
+    f.make_event(vendor=vendor, date=dt.date(2025, 1, 1), precision="year", position=1)
+    f.make_event(vendor=vendor, date=dt.date(2025, 12, 1), precision="month", position=2)
+    f.make_event(vendor=vendor, date=dt.date(2026, 3, 9), precision="day", position=3)
+    before = list(vendor.events.values_list("date", "precision"))
+
+    rows, initial = rows_on_page(admin_client.get(change_url(vendor)))
+    assert [row["date"] for row in rows["events"]] == ["2025", "2025-12", "2026-03-09"]
+    rows["events"][1]["date"] = "2025-11"
+    response = admin_client.post(change_url(vendor), f.vendor_admin_post(vendor, rows=rows, initial=initial))
+
+    assert response.status_code == 302, response.context and response.context["error_summary"]
+    assert list(vendor.events.values_list("date", "precision")) == [
+        before[0],
+        (dt.date(2025, 11, 1), "month"),
+        before[2],
+    ]
+    rows, _ = rows_on_page(admin_client.get(change_url(vendor)))
+    assert [row["date"] for row in rows["events"]] == ["2025", "2025-11", "2026-03-09"]

@@ -8,6 +8,7 @@ from django.contrib import admin, messages
 from editorial import services as workflow
 from editorial.workflow import SAVE_FIELDSET, EditorialAdmin, EditorialForm
 
+from ..event_dates import EventDateError, event_date_text, parse_event_date
 from ..images import LogoField
 from ..models import (
     FAQ,
@@ -37,11 +38,51 @@ class FactForm(PositionedInlineForm):
         widgets = {"value": forms.Textarea(attrs={"rows": 2, "cols": 40})}
 
 
+class EventDateField(forms.CharField):
+    """An event's date typed as text (vendors/event_dates.py); it cleans to ``(date, precision)``."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("widget", forms.TextInput(attrs={"size": 10, "placeholder": "2024-06"}))
+        super().__init__(**kwargs)
+
+    def to_python(self, value):
+        value = super().to_python(value)
+        if value in self.empty_values:
+            return None
+        try:
+            return parse_event_date(value)
+        except EventDateError as error:
+            raise forms.ValidationError(str(error), code="invalid") from error
+
+    def has_changed(self, initial, data):
+        try:
+            return self.to_python(initial) != self.to_python(data)
+        except forms.ValidationError:
+            return True
+
+
 class EventForm(PositionedInlineForm):
+    date = EventDateField(
+        label="Date",
+        help_text="Type a year (2024), a month (2024-06) or a day (2024-06-14): the page shows it as typed.",
+    )
+
     class Meta:
         model = Event
-        fields = ["date", "precision", "text", "sources", "position"]
+        fields = ["date", "text", "sources", "position"]
         widgets = {"text": forms.Textarea(attrs={"rows": 2, "cols": 60})}
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if self.instance.date is not None:
+            self.initial["date"] = event_date_text(self.instance.date, self.instance.precision)
+
+    def clean(self):
+        cleaned = super().clean()
+        if cleaned.get("date"):
+            # The precision is how the date was typed; it goes onto the row with the date.
+            cleaned["date"], self.instance.precision = cleaned["date"]
+        return cleaned
 
 
 class ScoreForm(ChecksChangedRowsOnly, forms.ModelForm):
