@@ -6,12 +6,26 @@ its version's document. A fixed number of queries per page, whatever the catalog
 """
 
 import datetime as dt
+import operator
 from dataclasses import dataclass, field
+from functools import reduce
 
 from django.conf import settings
 from django.core.paginator import Paginator
 from django.db import connection
-from django.db.models import Count, F, FilteredRelation, OuterRef, Q, Subquery, Window
+from django.db.models import (
+    Case,
+    Count,
+    F,
+    FilteredRelation,
+    IntegerField,
+    OuterRef,
+    Q,
+    Subquery,
+    Value,
+    When,
+    Window,
+)
 from django.db.models.functions import Coalesce, RowNumber
 from django.template.defaultfilters import date as format_date
 from django.utils import timezone
@@ -299,6 +313,32 @@ def rankings(*, sort="-total", axes):
         return rankings(sort="-total", axes=axes)[0], None
     ordered = expression.desc(nulls_last=True) if descending else expression.asc(nulls_last=True)
     return queryset.order_by(ordered, "name", "pk"), sort
+
+
+def weighted_rankings(*, weights, axes):
+    """Live vendors ordered by a reader's weights (vendors/weights.py), as a queryset to paginate.
+
+    Each version gets ``weighted``: the sum of weight × score over the active axes (a score
+    it lacks counts 0), None for a vendor with no score at all, which therefore comes after
+    every scored one. Ties fall back to the editorial total, then the name, then the id, so
+    the same weights give the same order to anyone.
+    """
+    queryset = live_vendors().select_related("lane").defer("document", "history", "changes")
+    terms = []
+    for axis in axes:
+        weight = weights.get(axis.pk, 0)
+        if not weight:
+            continue
+        name = f"weighted_axis_{axis.pk}"
+        queryset = queryset.alias(**{name: FilteredRelation("scores", condition=Q(scores__axis=axis))})
+        terms.append(Coalesce(F(f"{name}__value"), 0) * Value(weight))
+    weighted_sum = reduce(operator.add, terms) if terms else Value(0)
+    weighted = Case(
+        When(total__isnull=True, then=Value(None)), default=weighted_sum, output_field=IntegerField()
+    )
+    return queryset.annotate(weighted=weighted).order_by(
+        F("weighted").desc(nulls_last=True), F("total").desc(nulls_last=True), "name", "pk"
+    )
 
 
 def add_score_cells(versions, *, axes):

@@ -11,6 +11,7 @@ from . import selectors
 from .citation import Citation, citation_response
 from .filters import VendorFilter
 from .models import Lane, Vendor, total_max
+from .weights import WEIGHT_MAX, WEIGHT_MIN, field_name, read_weights
 
 
 class VendorDetailView(PublishedPageMixin, TemplateView):
@@ -109,29 +110,60 @@ LANE_PER_PAGE = 50
 
 
 class RankingsView(TemplateView):
+    """The rankings by the editorial total, or, with a reader's weights in the address
+    (vendors/weights.py), by “your score” beside the total, which stays as it is."""
+
     template_name = "vendors/rankings.html"
+
+    def get(self, request, *args, **kwargs):
+        response = super().get(request, *args, **kwargs)
+        if self.weights.given:
+            # One address per set of weights: worth sharing, not worth indexing.
+            response["X-Robots-Tag"] = "noindex"
+        return response
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        asked = self.request.GET.get("sort", "-total")[:60]
         axes = selectors.active_axes()
-        vendors, sort = selectors.rankings(sort=asked, axes=axes)
+        self.weights = weights = read_weights(self.request.GET, axes=axes)
+        if weights.given:
+            vendors, sort, asked = selectors.weighted_rankings(weights=weights.by_axis, axes=axes), None, None
+        else:
+            asked = self.request.GET.get("sort", "-total")[:60]
+            vendors, sort = selectors.rankings(sort=asked, axes=axes)
         page = selectors.KeysFirstPaginator(vendors, RANKINGS_PER_PAGE).get_page(self.request.GET.get("page"))
         selectors.add_score_cells(page.object_list, axes=axes)
         context.update(
             axes=axes,
             page_obj=page,
             sort=sort or "-total",
-            ignored_sort=None if sort else asked,
+            ignored_sort=None if sort or weights.given else asked,
             site=selectors.site_settings(),
             total_max=total_max(len(axes)),
             # Total comes second so that a phone shows it without scrolling.
             columns=[("name", "Vendor"), ("total", "Total")]
             + [(f"axis-{axis.slug}", axis.name) for axis in axes]
             + [("lane", "Lane"), ("verified", "Verified")],
-            structured_data=structured_data.rankings(self.request, page),
+            weights=weights,
+            weight_fields=[(field_name(axis), axis, weights.by_axis[axis.pk]) for axis in axes],
+            weight_min=WEIGHT_MIN,
+            weight_max=WEIGHT_MAX,
         )
+        if weights.given:
+            _add_your_ranking(page, weights=weights, axis_count=len(axes))
+        else:
+            context["structured_data"] = structured_data.rankings(self.request, page)
         return context
+
+
+def _add_your_ranking(page, *, weights, axis_count):
+    """Each row's place and score in the reader's ranking, and where the unscored begin."""
+    previous_scored = True
+    for place, version in enumerate(page.object_list, start=page.start_index()):
+        version.your_place = place
+        version.your_score = weights.your_score(version.weighted, axis_count=axis_count)
+        version.first_unscored = version.weighted is None and previous_scored
+        previous_scored = version.weighted is not None
 
 
 class LaneListView(ListView):
