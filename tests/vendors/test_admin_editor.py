@@ -203,3 +203,52 @@ def test_the_change_page_shows_each_date_as_it_was_typed_and_saves_it_unchanged(
     ]
     rows, _ = rows_on_page(admin_client.get(change_url(vendor)))
     assert [row["date"] for row in rows["events"]] == ["2025", "2025-11", "2026-03-09"]
+
+
+# --- 3. a new profile starts with the standard attributes ---------------------------------
+
+
+def test_a_new_vendor_starts_with_one_empty_fact_row_per_attribute_in_their_order(admin_client):
+    memory = f.make_attribute(name="Memory", position=3)
+    company = f.make_attribute(name="Company", position=1)
+    chips = f.make_attribute(name="Current chips", position=2)
+
+    rows, initial = rows_on_page(admin_client.get(ADD_URL))
+
+    assert initial["facts"] == 0
+    assert [(row["attribute"], row["value"]) for row in rows["facts"]] == [
+        (company.pk, ""),
+        (chips.pk, ""),
+        (memory.pk, ""),
+    ]
+    page = admin_client.get(ADD_URL).content.decode()
+    assert (
+        page.index(">Company</option>")
+        < page.index(">Current chips</option>")
+        < page.index(">Memory</option>")
+    )
+
+
+def test_rows_left_blank_on_a_new_vendor_are_not_saved_and_the_filled_ones_are(admin_client):
+    attributes = [f.make_attribute(position=n) for n in range(4)]
+    rows, initial = rows_on_page(admin_client.get(ADD_URL))
+    rows["facts"][1]["value"] = "Amazon Web Services"
+    rows["facts"][3]["value"] = "144 GB HBM3e"
+    data = f.vendor_admin_post(f.make_vendor(published=False), rows=rows, initial=initial)
+
+    response = admin_client.post(ADD_URL, {**data, "name": "AWS Trainium", "slug": "aws-trainium-2"})
+
+    assert response.status_code == 302, response.context and response.context["error_summary"]
+    vendor = Vendor.objects.get(slug="aws-trainium-2")
+    assert [(fact.attribute, fact.value) for fact in vendor.facts.all()] == [
+        (attributes[1], "Amazon Web Services"),
+        (attributes[3], "144 GB HBM3e"),
+    ]
+
+
+def test_an_existing_vendor_gets_no_empty_fact_rows(admin_client):
+    f.make_attribute()
+    vendor = f.make_vendor()
+    f.make_fact(vendor=vendor)
+    rows, initial = rows_on_page(admin_client.get(change_url(vendor)))
+    assert len(rows["facts"]) == initial["facts"] == 1

@@ -12,6 +12,7 @@ from ..event_dates import EventDateError, event_date_text, parse_event_date
 from ..images import LogoField
 from ..models import (
     FAQ,
+    Attribute,
     Axis,
     Event,
     Fact,
@@ -123,6 +124,20 @@ class FactInline(ShowsVerifier, CitedInline):
     def get_queryset(self, request):
         return super().get_queryset(request).select_related("attribute")  # each row's title names it
 
+    def get_extra(self, request, obj=None, **kwargs):
+        """A new profile starts with one empty row per at-a-glance attribute (see VendorAdmin)."""
+        return len(standard_attributes()) if is_new(obj) else 0
+
+
+def is_new(vendor):
+    """On the add page: None when opened, the unsaved vendor when posted."""
+    return vendor is None or vendor.pk is None
+
+
+def standard_attributes():
+    """The at-a-glance labels every profile shares, in the order pages show them."""
+    return list(Attribute.objects.all())
+
 
 class EventInline(ShowsVerifier, CitedInline):
     model = Event
@@ -213,6 +228,9 @@ class VendorAdmin(InSections, ResolvesChoicesOnce, FillsPositions, EditorialAdmi
         kwargs = super().get_formset_kwargs(request, obj, inline, prefix)
         if isinstance(inline, ScoreInline):
             kwargs["initial"] = [{"axis": axis.pk} for axis in unscored_axes(obj)]
+        elif isinstance(inline, FactInline) and is_new(obj):
+            # Rows left as they start (attribute chosen, nothing typed) are not saved.
+            kwargs["initial"] = [{"attribute": attribute.pk} for attribute in standard_attributes()]
         return kwargs
 
     def save_formset(self, request, form, formset, change):
