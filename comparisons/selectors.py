@@ -62,6 +62,24 @@ class Table:
     def verified_columns(self):
         return list(zip(self.vendors, self.verified_on, strict=True))
 
+    # Each legend and heading shows only when the table has what it explains.
+    @property
+    def has_leader(self):
+        return any(cell.leader for row in self.rows for cell in row.cells)
+
+    @property
+    def has_vendor_stated(self):
+        return any(
+            getattr(item, "vendor_stated", False)
+            for row in self.rows
+            for cell in row.cells
+            for item in cell.items
+        )
+
+    @property
+    def has_picks(self):
+        return any(entry.pick_if for entry in self.entries)
+
 
 def live_vendors_by_slug(slugs):
     """The live versions of the vendors named, in the order asked; None if any is not live."""

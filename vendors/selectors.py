@@ -142,6 +142,11 @@ class Profile:
     def has_scores(self):
         return any(row.score for row in self.score_rows)
 
+    @property
+    def has_vendor_stated(self):
+        """Whether the page shows the vendor-stated mark, and so its legend."""
+        return any(fact.vendor_stated for row in self.rows for fact in row.facts)
+
 
 def build_profile(document, *, vendor_id, history=(), live_lane_id=None):
     """Everything the profile page shows, from a document, footnotes numbered in page order.

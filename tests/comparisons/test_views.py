@@ -20,7 +20,7 @@ from tests.factories import (
     make_vendor,
     publish,
 )
-from vendors.models import Fact, Score
+from vendors.models import Attribute, Fact, Score
 
 pytestmark = pytest.mark.django_db
 
@@ -85,7 +85,7 @@ class TestGeneratedComparison:
     def test_rows_line_up_by_attribute_and_missing_values_say_not_stated(self, client, trio):
         html = client.get("/compare/vendors/alpha/beta/gamma/").content.decode()
         assert columns(html) == ["Alpha", "Beta", "Gamma"]
-        assert row(html, "Memory") == ["144 GB HBM3e vendor-stated [1] 4.9 TB/s", "not stated", "44 GB SRAM"]
+        assert row(html, "Memory") == ["144 GB HBM3e † (vendor-stated) [1] 4.9 TB/s", "not stated", "44 GB SRAM"]
         assert row(html, "Software")[:3] == ["not stated", "CUDA", "not stated"]
         assert row(html, "Pricing") == ["not stated", "not stated", "Per token"]
         labels = re.findall(r'<th scope="row">([^<]+)', html)
@@ -243,6 +243,37 @@ class TestEditorialComparison:
         assert "Pick Beta</strong> if you live on CUDA" in html
         assert "Price list" in html
         assert '<meta name="robots"' not in html
+
+    def test_which_to_pick_shows_when_only_the_third_vendor_has_a_line(self, client, trio):
+        comparison = comparison_of(trio, published=False)
+        ComparisonVendor.objects.filter(comparison=comparison, vendor=trio[2]).update(pick_if="SRAM matters")
+        publish(comparison)
+        html = client.get(comparison.get_absolute_url()).content.decode()
+        assert '<h2 id="pick">Which to pick</h2>' in html
+        assert "Pick Gamma</strong> if SRAM matters" in html
+        assert "Pick Alpha" not in html and "Pick Beta" not in html
+
+    def test_no_which_to_pick_when_no_vendor_has_a_line(self, client, trio):
+        html = client.get(comparison_of(trio).get_absolute_url()).content.decode()
+        assert "Which to pick" not in html
+
+    def test_star_legend_only_when_a_star_is_shown(self, client, trio):
+        starred = client.get(comparison_of(trio).get_absolute_url()).content.decode()
+        assert "★ marks the highest number in a row" in starred
+        # Two vendors without a single number between them: no leader, so no star and no legend.
+        a, b = make_vendor(name="Delta", slug="delta"), make_vendor(name="Epsilon", slug="epsilon")
+        make_fact(vendor=a, attribute=Attribute.objects.get(name="Memory"), value="96 GB")
+        for vendor in (a, b):
+            publish(vendor)
+        html = client.get(comparison_of([a, b]).get_absolute_url()).content.decode()
+        assert "96 GB" in html
+        assert "★" not in html and "marks the highest number" not in html
+
+    def test_vendor_stated_legend_only_when_a_column_has_a_vendor_stated_value(self, client, trio):
+        html = client.get(comparison_of(trio).get_absolute_url()).content.decode()
+        assert html.count("Vendor-stated: the figure or claim comes from the vendor itself") == 1
+        plain = client.get(comparison_of(trio[1:]).get_absolute_url()).content.decode()
+        assert "Vendor-stated:" not in plain and "†" not in plain
 
     def test_profile_lists_its_published_comparisons_with_summaries(self, client, trio):
         comparison_of(trio, title="Alpha vs Beta vs Gamma", summary="Three ways to go.")

@@ -122,7 +122,7 @@ class TestReferenceProfile:
         assert "Facts verified 2026-10-31. Vendor performance figures are as stated by the vendor." in text
         assert "not yet verified" not in text
         # Every claim of the reference has a source that gives it as AWS's (trainium_sources.json).
-        assert page.count('class="stated"') == 8
+        assert page.count('title="Vendor-stated"') == 8
 
     def test_facts_events_scores_and_answers_show_footnotes_to_the_sources(self, page):
         def footnoted(html):
@@ -133,7 +133,7 @@ class TestReferenceProfile:
         events = re.findall(r'<li id="event-\d+">.*?</li>', page, re.S)
         assert len(events) == 2 and all(footnoted(event) for event in events)
         scores = re.search(r'id="scores".*?</section>', page, re.S).group(0)
-        assert len(re.findall(r"<dt>[^<]+: \d</dt><dd>.*?<sup class=\"fn\">", scores)) == 5
+        assert len(re.findall(r"<dt>[^<]+: \d</dt> ?<dd>.*?<sup class=\"fn\">", scores)) == 5
         answers = re.findall(r'<div class="answer">.*?</div>', page, re.S)
         assert len(answers) == 4 and all(footnoted(answer) for answer in answers)
         every = set(footnoted(page))
@@ -164,9 +164,34 @@ def test_a_fact_cites_its_own_sources_and_vendor_stated_is_marked(client):
     page = client.get(vendor.get_absolute_url()).content.decode()
     row = re.search(r"<th scope=\"row\">Memory</th>(.*?)</tr>", page, re.S).group(1)
     assert row.index("144 GB") < row.index("4.9 TB/s")  # one row, both claims, editor's order
-    assert re.search(r'144 GB <span class="stated".*?href="#source-1"', row)
+    assert re.search(r'144 GB<span class="stated" title="Vendor-stated">.*?href="#source-1"', row)
     assert re.search(r'4.9 TB/s<sup class="fn"><a href="#source-1".*?href="#source-2"', row)
     assert page.count('<li id="source-') == 2
+
+
+def test_vendor_stated_is_a_compact_mark_with_a_name_and_one_legend(client):
+    vendor = make_vendor()
+    memory, software = make_attribute(name="Memory"), make_attribute(name="Software")
+    for value in ("144 GB", "4.9 TB/s"):
+        make_fact(vendor=vendor, attribute=memory, value=value, vendor_stated=True)
+    make_fact(vendor=vendor, attribute=software, value="Neuron SDK")
+    publish(vendor)
+    page = client.get(vendor.get_absolute_url()).content.decode()
+    text = visible_text(page)
+    # Read as text: the value, a dagger, and a name for screen readers; no word-sized tag.
+    assert "144 GB† (vendor-stated)" in text and "4.9 TB/s† (vendor-stated)" in text
+    assert "Neuron SDK" in text and "Neuron SDK†" not in text
+    assert '<span aria-hidden="true">†</span><span class="visually-hidden"> (vendor-stated)</span>' in page
+    assert text.count("Vendor-stated: the figure or claim comes from the vendor itself") == 1
+
+
+def test_no_vendor_stated_legend_without_a_vendor_stated_fact(client):
+    vendor = make_vendor()
+    make_fact(vendor=vendor, attribute=make_attribute(name="Memory"), value="144 GB")
+    publish(vendor)
+    page = client.get(vendor.get_absolute_url()).content.decode()
+    assert "144 GB" in page
+    assert "†" not in page and "Vendor-stated:" not in page
 
 
 def test_unscored_vendor_shows_no_scores_and_no_total(client):
@@ -262,7 +287,9 @@ class TestDraftsNeverLeak:
         response = client.get(vendors[2].get_absolute_url())
         assert response.status_code == 200
         # The admin's one format, "j M Y H:i", in the site's time zone (UTC in tests).
-        assert f"Preview: Scheduled for {at.day} {at:%b %Y %H:%M}." in visible_text(response.content.decode())
+        text = visible_text(response.content.decode())
+        assert f"Preview: Scheduled for {at.day} {at:%b %Y %H:%M}." in text
+        assert "Draft" not in text  # the state the admin names, not a generic "not public"
         assert "no-store" in response["Cache-Control"]
 
     def test_staff_without_permission_gets_404(self, client, vendors, django_user_model):
