@@ -4,6 +4,8 @@ from django import template
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 
+from discovery import structured_data
+
 register = template.Library()
 
 # What json_script escapes, so that nothing in the data can end the element early.
@@ -18,3 +20,10 @@ def json_ld(data):
         return ""
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":")).translate(_ESCAPES)
     return format_html('<script type="application/ld+json">{}</script>', mark_safe(text))  # noqa: S308
+
+
+@register.simple_tag(takes_context=True)
+def breadcrumbs_ld(context, *names_and_paths):
+    """A list page's BreadcrumbList: ``{% breadcrumbs_ld "Rankings" url1 "Lanes" url2 %}``."""
+    trail = list(zip(names_and_paths[::2], names_and_paths[1::2], strict=True))
+    return json_ld([structured_data.breadcrumbs(context["request"], trail)])

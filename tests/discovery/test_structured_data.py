@@ -101,3 +101,42 @@ def test_a_generated_comparison_and_a_preview_carry_no_json_ld(client, admin_cli
     first.save()
     services.refresh_state(obj=first)
     assert "application/ld+json" not in admin_client.get("/vendors/first-chip/").content.decode()
+
+
+def breadcrumb_names(html):
+    trail = json_ld(html)["BreadcrumbList"]["itemListElement"]
+    assert [item["position"] for item in trail] == list(range(1, len(trail) + 1))
+    return [(item["name"], item["item"]) for item in trail]
+
+
+@pytest.mark.parametrize(
+    "path, trail",
+    [
+        ("/vendors/", [("Rankings", "/"), ("Vendors", "/vendors/")]),
+        ("/lanes/", [("Rankings", "/"), ("Lanes", "/lanes/")]),
+        ("/compare/", [("Comparisons", "/compare/")]),
+    ],
+)
+def test_list_pages_carry_breadcrumbs_to_their_own_address(client, path, trail):
+    load_demo()
+    html = client.get(path).content.decode()
+
+    assert breadcrumb_names(html) == [(name, f"http://testserver{url}") for name, url in trail]
+
+
+def test_a_lane_and_a_change_log_carry_the_trail_their_links_show(client):
+    load_demo()
+    lane_page = client.get("/lanes/hyperscaler-custom-silicon/").content.decode()
+    (*_, (lane_name, lane_url)) = breadcrumb_names(lane_page)
+    assert lane_url == "http://testserver/lanes/hyperscaler-custom-silicon/"
+    assert lane_name.lower() in visible_text(re.search(r"<h1[^>]*>(.*?)</h1>", lane_page).group(1)).lower()
+
+    changes = client.get("/vendors/aws-trainium/changes/").content.decode()
+    trail = breadcrumb_names(changes)
+    assert [name for name, _ in trail] == ["Rankings", lane_name, "AWS Trainium", "Change log"]
+    assert trail[2][1] == "http://testserver/vendors/aws-trainium/"
+
+
+def test_a_filtered_vendor_list_has_no_structured_data(client):
+    load_demo()
+    assert "application/ld+json" not in client.get("/vendors/?sort=name").content.decode()
