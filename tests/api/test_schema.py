@@ -8,7 +8,9 @@ import datetime as dt
 
 import pytest
 import schemathesis
+from django.core.signals import request_finished, request_started
 from django.core.wsgi import get_wsgi_application
+from django.db import close_old_connections
 from hypothesis import HealthCheck, Phase, given, settings
 
 from tests import factories as f
@@ -32,7 +34,13 @@ def api_schema(db, settings):
     criterion = f.make_criterion(comparison=comparison, name="Price")
     f.make_assessment(criterion=criterion, vendor=vendor, value="Cheap", mark=4, sources=[source])
     publish(comparison)
-    return schemathesis.openapi.from_wsgi("/api/v1/openapi.json", get_wsgi_application())
+    # As Django's test client does: a request must not close the test's connection (and with
+    # it the transaction holding this data), which PostgreSQL would otherwise do.
+    for signal in (request_started, request_finished):
+        signal.disconnect(close_old_connections)
+    yield schemathesis.openapi.from_wsgi("/api/v1/openapi.json", get_wsgi_application())
+    for signal in (request_started, request_finished):
+        signal.connect(close_old_connections)
 
 
 # One test that walks the operations the document lists, rather than schemathesis's pytest
