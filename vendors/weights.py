@@ -35,9 +35,10 @@ class ReaderWeights:
     def your_score(self, weighted_sum, *, axis_count):
         """A weighted sum on the totals' own scale (out of total_max): with equal weights it
         is the editorial total itself."""
-        if weighted_sum is None:
+        weight_sum = sum(self.by_axis.values())
+        if weighted_sum is None or not weight_sum:
             return None
-        return weighted_sum * axis_count / sum(self.by_axis.values())
+        return weighted_sum * axis_count / weight_sum
 
 
 def read_weights(query, *, axes):
