@@ -105,15 +105,29 @@ class VendorFilter(django_filters.FilterSet):
 
     @property
     def ignored(self):
-        """What the visitor asked for that the list could not use, in words."""
+        """What the visitor asked for that the list could not use, each in one sentence of ours.
+
+        Django's own messages ("Select a valid choice. ...") are written for form fields, not
+        for a link someone followed, so only the error's code is used.
+        """
         notes = []
-        for name, errors in self.form.errors.items():
-            value = self.data.get(name, "")
+        for name, errors in self.form.errors.as_data().items():
+            error = errors[0]
+            value = str((error.params or {}).get("value", self.data.get(name, "")))
             shown = value if len(value) <= 40 else value[:40] + "…"
             label = self.form.fields[name].label if name in self.form.fields else name
-            notes.append(
-                f"{label}: “{shown}” is not a value this list understands ({errors[0]}); it was ignored."
-            )
+            if error.code == "max_length":
+                reason = f"is longer than {self.form.fields[name].max_length} characters"
+            elif error.code == "null_characters_not_allowed":
+                notes.append(
+                    f"{label}: the text holds a character that cannot be searched for, so it was ignored."
+                )
+                continue
+            elif error.code in ("invalid_choice", "invalid_pk_value", "invalid_list"):
+                reason = "is not one of the choices"
+            else:
+                reason = "could not be used"
+            notes.append(f"{label}: “{shown}” {reason}, so this filter was ignored.")
         known = set(self.filters) | {"page", "vendors"}
         for name in sorted(set(self.data) - known):
             notes.append(f"Unknown filter “{name[:40]}” was ignored.")

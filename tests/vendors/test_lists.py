@@ -1,6 +1,7 @@
 """Rankings, lanes and the filtered vendor list: sorting, filtering, bad input, query counts."""
 
 import re
+from html import unescape
 
 import pytest
 from django.db import connection
@@ -169,7 +170,23 @@ class TestVendorList:
     def test_an_ignored_value_keeps_the_valid_ones(self, client, world):
         page = client.get("/vendors/?lane=merchant-gpu&min_total=abc").content.decode()
         assert names_in(page) == ["AMD Instinct"]
-        assert "Minimum total: “abc” is not a value this list understands" in page
+        assert "Minimum total: “abc” is not one of the choices, so this filter was ignored." in page
+
+    @pytest.mark.parametrize(
+        "query, sentence",
+        [
+            ("lane=bogus", "Lane: “bogus” is not one of the choices, so this filter was ignored."),
+            ("min_total=7", "Minimum total: “7” is not one of the choices, so this filter was ignored."),
+            ("q=" + "x" * 101, "Name or company: “" + "x" * 40 + "…” is longer than 100 characters"),
+            ("q=%00", "Name or company: the text holds a character that cannot be searched for, so it was"),
+        ],
+    )
+    def test_a_bad_value_is_named_in_one_sentence_of_ours(self, client, world, query, sentence):
+        page = client.get("/vendors/?" + query).content.decode()
+        notices = re.findall(r'<p class="notice" role="status">(.*?)</p>', page, re.S)
+        assert len(notices) == 1 and unescape(notices[0]).startswith(sentence)
+        # Django's form wording ("Select a valid choice. ...") is not for someone following a link.
+        assert "Select a valid choice" not in page and "(" not in notices[0]
 
 
 class TestLanes:
