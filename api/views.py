@@ -23,6 +23,7 @@ def _found(payload, what):
 
 @router.get(
     "/vendors/",
+    tags=["vendors"],
     response={200: schemas.VendorPage, 400: schemas.Error, **ERRORS},
     url_name="vendors",
     operation_id="listVendors",
@@ -50,6 +51,7 @@ def list_vendors(
 
 @router.get(
     "/vendors/{slug}/",
+    tags=["vendors"],
     response={200: schemas.VendorDetail, **ERRORS},
     url_name="vendor",
     operation_id="getVendor",
@@ -61,6 +63,7 @@ def vendor(request, slug: str):
 
 @router.get(
     "/vendors/{slug}/versions/",
+    tags=["vendors"],
     response={200: schemas.ChangeLog, **ERRORS},
     url_name="vendor-versions",
     operation_id="listVendorVersions",
@@ -72,6 +75,7 @@ def vendor_versions(request, slug: str):
 
 @router.get(
     "/lanes/",
+    tags=["lanes and axes"],
     response={200: list[schemas.Lane], 429: schemas.Error},
     url_name="lanes",
     operation_id="listLanes",
@@ -83,6 +87,7 @@ def lanes(request):
 
 @router.get(
     "/axes/",
+    tags=["lanes and axes"],
     response={200: list[schemas.Axis], 429: schemas.Error},
     url_name="axes",
     operation_id="listAxes",
@@ -94,6 +99,7 @@ def axes(request):
 
 @router.get(
     "/comparisons/",
+    tags=["comparisons"],
     response={200: schemas.ComparisonList, 429: schemas.Error},
     url_name="comparisons",
     operation_id="listComparisons",
@@ -105,6 +111,7 @@ def comparisons(request):
 
 @router.get(
     "/comparisons/{slug}/",
+    tags=["comparisons"],
     response={200: schemas.ComparisonDetail, **ERRORS},
     url_name="comparison",
     operation_id="getComparison",
