@@ -39,7 +39,11 @@ class Lane(models.Model):
         max_length=100, unique=True, help_text="As readers see it, e.g. “hyperscaler custom silicon”."
     )
     slug = models.SlugField(max_length=100, unique=True)
-    description = models.TextField(blank=True, help_text="Markdown. Shown on the lane's page.")
+    description = models.TextField(
+        blank=True,
+        help_text="Markdown. A sentence or two on what the vendors in this lane have in common, shown "
+        "under its name on the lanes page and at the top of its own page. Leave empty rather than guess.",
+    )
     position = models.PositiveIntegerField(default=0, help_text="Lanes are listed in this order.")
 
     class Meta:

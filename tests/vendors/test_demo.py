@@ -287,3 +287,9 @@ def test_trainium_vendor_stated_flags_come_from_the_data_file(trainium):
         any(stated[claim] for claim in data["cites"]) for data in reference["facts"]
     ]
     assert Fact.objects.get(vendor=trainium, attribute__name="Memory").vendor_stated
+
+
+def test_demo_lanes_have_no_description_since_the_data_gives_none():
+    # Neither the reference profile nor shared/data describes a lane: nothing is invented.
+    load_demo()
+    assert list(Lane.objects.values_list("description", flat=True)) == ["", "", "", ""]

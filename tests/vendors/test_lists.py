@@ -20,7 +20,7 @@ from tests.factories import (
     make_vendor,
     publish,
 )
-from vendors.models import Axis
+from vendors.models import Axis, Lane
 
 pytestmark = pytest.mark.django_db
 
@@ -198,6 +198,21 @@ class TestLanes:
         assert names_in(page) == ["Google TPU", "AWS Trainium"]
         assert "large, steady training runs" in page
         assert "<strong>9</strong> / 10" in page
+
+    def test_a_lanes_description_shows_on_the_index_and_its_page_and_names_read_alike(self, client, world):
+        lane = Lane.objects.get(slug="inference-specialist")
+        lane.description = "Chips built to **serve** models, not train them."
+        lane.save()
+        index = client.get("/lanes/").content.decode()
+        page = client.get("/lanes/inference-specialist/").content.decode()
+        for html in (index, page):
+            assert "Chips built to <strong>serve</strong> models, not train them." in html
+        # One spelling in both places: capitalised as a heading.
+        assert '<a href="/lanes/inference-specialist/">Inference specialist</a></h2>' in index
+        assert "<h1>Inference specialist</h1>" in page
+        assert '<a href="/lanes/merchant-gpu/">Merchant GPU</a></h2>' in index
+        # A lane without a description shows no empty block.
+        assert index.count('class="lane-description"') == 1
 
     def test_unknown_lane_is_404(self, client, world):
         assert client.get("/lanes/nope/").status_code == 404
