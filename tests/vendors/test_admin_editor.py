@@ -1,6 +1,7 @@
 """The vendor change page as an editor works it: errors found at once, sections, fast entry."""
 
 import datetime as dt
+import re
 from html.parser import HTMLParser
 
 import pytest
@@ -252,3 +253,53 @@ def test_an_existing_vendor_gets_no_empty_fact_rows(admin_client):
     f.make_fact(vendor=vendor)
     rows, initial = rows_on_page(admin_client.get(change_url(vendor)))
     assert len(rows["facts"]) == initial["facts"] == 1
+
+
+# --- 4. sections ------------------------------------------------------------------------
+
+
+def section_menu(html):
+    """The section menu's links, in order: [(href, text)]."""
+    menu = html[
+        html.index('<nav class="section-menu"') : html.index("</nav>", html.index('class="section-menu"'))
+    ]
+    return [
+        (href, " ".join(text.split()))
+        for href, text in re.findall(r'<a href="([^"]+)"[^>]*>(.*?)</a>', menu, re.S)
+    ]
+
+
+def test_the_change_page_has_a_menu_of_its_sections_each_linking_to_its_place(admin_client):
+    vendor = vendor_with_faqs(1)
+    html = admin_client.get(change_url(vendor)).content.decode()
+    menu = section_menu(re.sub(r"<span[^>]*>|</span>", "", html))
+    assert [text for _, text in menu] == [
+        "Publishing",
+        "Profile",
+        "Summary and verdict",
+        "At a glance",
+        "What changed",
+        "Scores",
+        "FAQs",
+        "This save",
+    ]
+    assert all(href.removeprefix("#") in Page(html).ids for href, _ in menu)
+    assert (
+        html.index('id="section-at-a-glance"')
+        < html.index('id="section-faqs"')
+        < html.index('id="section-this-save"')
+    )
+    assert html.count('class="save-bar"') == 1
+
+
+def test_the_menu_says_which_sections_hold_errors(admin_client):
+    vendor = vendor_with_faqs(2)
+
+    def empty_answers(rows):
+        for row in rows["faqs"]:
+            row["answer"] = ""
+
+    html = post_page(admin_client, vendor, empty_answers).content.decode()
+    menu = dict(section_menu(re.sub(r"<span[^>]*>|</span>", "", html)))
+    assert menu["#section-faqs"] == "FAQs (2 errors)"
+    assert menu["#section-profile"] == "Profile"

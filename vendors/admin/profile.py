@@ -107,6 +107,12 @@ class FAQForm(PositionedInlineForm):
         widgets = {"answer": forms.Textarea(attrs={"rows": 3, "cols": 60})}
 
 
+class ProfileInline(CitedInline):
+    """A part of the profile: a table on a wide screen, a card per row on a phone."""
+
+    template = "admin/vendors/vendor/edit_inline/tabular.html"
+
+
 class ShowsVerifier:
     """For an inline: who last verified each row, read-only, without a query per row."""
 
@@ -114,7 +120,7 @@ class ShowsVerifier:
         return super().get_queryset(request).select_related("verified_by")
 
 
-class FactInline(ShowsVerifier, CitedInline):
+class FactInline(ShowsVerifier, ProfileInline):
     model = Fact
     form = FactForm
     verbose_name_plural = "At a glance"
@@ -139,14 +145,14 @@ def standard_attributes():
     return list(Attribute.objects.all())
 
 
-class EventInline(ShowsVerifier, CitedInline):
+class EventInline(ShowsVerifier, ProfileInline):
     model = Event
     form = EventForm
     verbose_name_plural = "What changed"
     readonly_fields = ["verified_on", "verified_by"]
 
 
-class ScoreInline(ShowsVerifier, CitedInline):
+class ScoreInline(ShowsVerifier, ProfileInline):
     model = Score
     form = ScoreForm
     readonly_fields = ["verified_on", "verified_by"]
@@ -166,7 +172,7 @@ def unscored_axes(vendor):
     return list(axes)
 
 
-class FAQInline(CitedInline):
+class FAQInline(ProfileInline):
     model = FAQ
     form = FAQForm
     verbose_name = "FAQ"

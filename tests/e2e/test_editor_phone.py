@@ -1,0 +1,75 @@
+"""An editor on a phone (390 px wide) adds a profile: every field is reached without scrolling sideways."""
+
+import pytest
+from playwright.sync_api import expect
+
+from tests import factories as f
+from vendors.models import Vendor
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PHONE = {"width": 390, "height": 844}
+
+
+def sign_in_on_a_phone(open_page):
+    user = f.make_staff_user(group="Editor", username="phone-editor")
+    user.set_password("pw")
+    user.save()
+    page, watcher = open_page(viewport=PHONE, is_mobile=True, has_touch=True)
+    page.goto("/admin/login/")
+    page.fill("#id_username", "phone-editor")
+    page.fill("#id_password", "pw")
+    page.click("input[type=submit]")
+    expect(page.get_by_role("heading", name="Profiles, scores and sources")).to_be_visible()
+    return page, watcher
+
+
+def scrolls_sideways(page):
+    """The page, or a table's scrolling box inside it (the admin wraps each inline table in
+    one), is wider than the screen: some field is reached only by scrolling sideways."""
+    return page.evaluate(
+        "[document.scrollingElement, ...document.querySelectorAll('.inline-group .wrapper')]"
+        ".some((el) => el.scrollWidth > el.clientWidth)"
+    )
+
+
+def shown_on_screen(page, locator):
+    """The element lies inside the viewport and nothing (the Save bar, the menu) covers its middle."""
+    box = locator.bounding_box()
+    inside = box["x"] >= 0 and box["y"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+    inside = inside and box["y"] + box["height"] <= PHONE["height"]
+    on_top = locator.evaluate(
+        "(el) => { const r = el.getBoundingClientRect();"
+        " return el.contains(document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2)); }"
+    )
+    return inside and on_top
+
+
+def test_on_a_phone_a_fact_is_filled_and_saved_without_scrolling_sideways(open_page):
+    lane = f.make_lane(name="hyperscaler custom silicon")
+    for position, name in enumerate(["Company", "Current chips", "Architecture", "Memory"], start=1):
+        f.make_attribute(name=name, position=position)
+    page, watcher = sign_in_on_a_phone(open_page)
+
+    page.goto(f"/admin/vendors/vendor/add/?lane={lane.pk}")
+    assert not scrolls_sideways(page)
+    page.get_by_label("Name:").fill("AWS Trainium")
+    page.get_by_label("Company:").fill("Amazon Web Services")
+    memory = page.locator("#id_facts-3-value")  # the fourth attribute's row, already chosen
+    memory.scroll_into_view_if_needed()
+    memory.fill("144 GB HBM3e per chip")
+
+    assert not scrolls_sideways(page)
+    assert shown_on_screen(page, memory)
+    assert page.locator("label[for=id_facts-3-value]").is_visible()  # each card field names itself
+    save = page.get_by_role("button", name="Save", exact=True)
+    assert shown_on_screen(page, save)  # the Save bar stays in view far down the page
+
+    save.click()
+    expect(page.get_by_text("was added successfully")).to_be_visible()
+    vendor = Vendor.objects.get(name="AWS Trainium")
+    assert [(fact.attribute.name, fact.value) for fact in vendor.facts.all()] == [
+        ("Memory", "144 GB HBM3e per chip")
+    ]
+    # The admin asks for /favicon.ico, which the site does not serve.
+    assert watcher.foreign_requests == [] and watcher.failed_requests == []
