@@ -1,5 +1,6 @@
 from django.http import HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
+from django.templatetags.static import static
 from django.urls import reverse
 from django.views.decorators.http import require_safe
 
@@ -16,6 +17,15 @@ def robots_txt(request):
     lines = ["User-agent: *", *(f"Disallow: {path}" for path in DISALLOWED), ""]
     lines.append(f"Sitemap: {request.build_absolute_uri(reverse('sitemap'))}")
     return HttpResponse("\n".join(lines) + "\n", content_type="text/plain; charset=utf-8")
+
+
+@require_safe
+def favicon(request):
+    """/favicon.ico, which browsers and feed readers ask for whatever a page declares: the shipped
+    icon's static address (hashed in production, so the redirect itself is not permanent)."""
+    response = redirect(static("img/favicon.ico"))
+    response["Cache-Control"] = "public, max-age=86400"
+    return response
 
 
 @require_safe

@@ -5,9 +5,11 @@ import xml.etree.ElementTree as ET
 
 import feedparser
 import pytest
+from django.contrib.staticfiles import finders
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
+from PIL import Image
 
 from editorial import services
 from tests import factories as f
@@ -166,3 +168,15 @@ def test_discovery_pages_take_a_fixed_number_of_queries(client, site, url):
 def test_robots_txt_reads_nothing_from_the_database(client, django_assert_num_queries):
     with django_assert_num_queries(0):
         assert client.get("/robots.txt").status_code == 200
+
+
+def test_favicon_ico_leads_to_a_real_icon_of_the_site(client, django_assert_num_queries):
+    with django_assert_num_queries(0):
+        response = client.get("/favicon.ico")
+    assert response.status_code == 302 and response["Location"] == "/static/img/favicon.ico"
+    assert "max-age=86400" in response["Cache-Control"]
+    with Image.open(finders.find("img/favicon.ico")) as icon:
+        assert icon.format == "ICO"
+        assert {(16, 16), (32, 32)} <= icon.ico.sizes()
+        # The SVG icon's navy ground with the white chip outline.
+        assert icon.convert("RGB").getpixel((1, icon.height // 2)) == (0x1D, 0x35, 0x57)
