@@ -365,16 +365,28 @@ class TestDocument:
         assert 'href="/api/v1/docs/"' in html
 
 
-QUERY_COUNTS = {"list": ("/api/v1/vendors/?per_page=50", 4), "detail": ("/api/v1/vendors/{slug}/", 2)}
+QUERY_COUNTS = {
+    "vendors": ("/api/v1/vendors/?per_page=50&min_total=5", 4),
+    "vendor": ("/api/v1/vendors/{slug}/", 2),
+    "versions": ("/api/v1/vendors/{slug}/versions/", 2),
+    "lanes": ("/api/v1/lanes/", 1),
+    "axes": ("/api/v1/axes/", 1),
+    "comparisons": ("/api/v1/comparisons/", 2),
+    "comparison": ("/api/v1/comparisons/{comparison}/", 3),
+    "openapi": ("/api/v1/openapi.json", 2),
+}
 
 
 @pytest.mark.parametrize("name", QUERY_COUNTS)
 def test_query_counts_do_not_grow_with_the_vendors(client, name, django_assert_num_queries):
+    """3 vendors and 1 comparison of them, then 30 and 10: the same number of queries."""
     lanes = [make_lane(), make_lane()]
     axes = [make_axis(), make_axis()]
     address, expected = QUERY_COUNTS[name]
     for size in (3, 30):
         vendors = f.make_published_vendors(size, lanes=lanes, axes=axes)
+        for i in range(0, size, 3):
+            comparison = make_comparison(vendors=vendors[i : i + 3])
         with django_assert_num_queries(expected):
-            response = client.get(address.format(slug=vendors[-1].slug))
+            response = client.get(address.format(slug=vendors[-1].slug, comparison=comparison.slug))
         assert response.status_code == 200
