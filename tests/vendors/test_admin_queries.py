@@ -110,3 +110,43 @@ def test_a_sources_page_takes_the_same_queries_with_3_or_60_citations(admin_clie
     many, response = queries(admin_client, f"/admin/vendors/source/{source.pk}/change/")
     assert many == few
     assert response.content.decode().count(f"{vendor.name}:") == 60
+
+
+def test_the_add_page_opens_in_as_many_queries_with_12_attributes_as_with_3(admin_client):
+    """It starts with one fact row per attribute and one score row per axis."""
+    for _ in range(3):
+        f.make_attribute()
+    f.make_axis()
+    few, _ = queries(admin_client, "/admin/vendors/vendor/add/")
+    for _ in range(9):
+        f.make_attribute()
+    for _ in range(4):
+        f.make_axis()
+    many, response = queries(admin_client, "/admin/vendors/vendor/add/")
+    assert many == few
+    assert many <= 20  # 17 when written
+    rows = [inline.formset for inline in response.context["inline_admin_formsets"]]
+    assert [len(formset.forms) for formset in rows[::2]] == [12, 5]  # fact rows, score rows
+
+
+def refusing_a_save_with_an_error_in_the_last_faq(client, vendor):
+    rows, initial = f.admin_rows_on_page(client.get(f.admin_change_url(vendor)))
+    rows["faqs"][-1]["answer"] = ""
+    count, response = queries(
+        client, f.admin_change_url(vendor), f.vendor_admin_post(vendor, rows=rows, initial=initial)
+    )
+    assert [entry.where for entry in response.context["error_summary"]] == [
+        f"FAQ {len(rows['faqs'])} — Answer"
+    ]
+    return count
+
+
+def test_a_refused_save_of_a_long_profile_lists_its_errors_in_as_many_queries_as_a_short_one(
+    admin_client, vocabulary
+):
+    short = long_profile(facts=5, events=2, faqs=2, **vocabulary)
+    long = long_profile(facts=100, events=30, faqs=50, **vocabulary)
+    short_count = refusing_a_save_with_an_error_in_the_last_faq(admin_client, short)
+    long_count = refusing_a_save_with_an_error_in_the_last_faq(admin_client, long)
+    assert long_count == short_count
+    assert long_count <= 50  # 44 when written
