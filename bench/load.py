@@ -174,6 +174,10 @@ def grow(to_size):
                 for version in versions
                 for score in version.document["scores"]
             )
+    # Site search indexes versions as the workflow writes them; these were written in bulk.
+    from discovery.search import index_all
+
+    index_all()
     # Written straight to the tables, not through the workflow: announce it as a publish would,
     # or every server would keep serving the smaller catalogue's pages.
     from editorial.cache import content_changed
@@ -206,6 +210,8 @@ def pages(size):
         "editorial comparison": "/compare/google-tpu-vs-aws-trainium-vs-nvidia-gpu/",
         "any-N comparison": "/compare/vendors/aws-trainium/google-tpu/nvidia/",
         "comparisons": "/compare/",
+        "search": "/search/?q=HBM3e",
+        "search, misspelt": "/search/?q=trainum",
     }
 
 
