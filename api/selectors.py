@@ -83,7 +83,7 @@ def query_problems(filterset):
     """What in the query the filterset refuses, and names it does not know, in words."""
     problems = []
     for name, errors in filterset.form.errors.items():
-        shown = ", ".join(filterset.data.getlist(name)) if hasattr(filterset.data, "getlist") else ""
+        shown = ", ".join(filterset.data.getlist(name))
         shown = shown if len(shown) <= 40 else shown[:40] + "…"
         problems.append(f"{name}: “{shown}” is not a value this list understands ({errors[0]})")
     known = set(filterset.filters) | set(PAGE_PARAMETERS)

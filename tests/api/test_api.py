@@ -157,6 +157,14 @@ class TestOnlyLiveVersions:
         assert client.get("/api/v1/vendors/?q=Renamed").json()["count"] == 0
         assert len(client.get("/api/v1/vendors/chip/versions/").json()["results"]) == 2
 
+    def test_a_signed_in_editor_reads_the_live_version_too(self, admin_client):
+        vendor = make_vendor(name="Chip", slug="chip", summary="Published summary.")
+        vendor.summary = "Unpublished summary."
+        vendor.save()
+        make_vendor(name="Draft chip", slug="draft-chip", published=False)
+        assert admin_client.get("/api/v1/vendors/chip/").json()["summary"] == "Published summary."
+        assert admin_client.get("/api/v1/vendors/draft-chip/").status_code == 404
+
     def test_draft_comparisons_are_absent_and_columns_show_live_vendors_only(self, client, world):
         live = make_vendor(name="Live chip", slug="live-chip")
         draft = make_vendor(name="Draft chip", slug="draft-chip", published=False)
