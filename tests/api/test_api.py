@@ -314,6 +314,10 @@ class TestHttp:
         assert response.status_code == 200
         assert response.content == b""
 
+    def test_the_api_address_leads_to_its_page(self, client):
+        response = client.get("/api/v1/")
+        assert response.status_code == 302 and response["Location"] == "/api/v1/docs/"
+
     def test_an_unknown_address_is_a_404_in_json(self, client):
         response = client.get("/api/v1/no-such-thing/")
         assert response.status_code == 404
