@@ -47,7 +47,7 @@ def api_schema(db, settings):
 # plugin: its lazy (fixture-loaded) schemas need a pytest internal that pytest 9 no longer has.
 def test_every_operation_answers_inside_its_schema(api_schema):
     operations = [result.ok() for result in api_schema.get_all_operations()]
-    assert len(operations) == 7
+    assert len(operations) >= 7  # never a pass that tested nothing
 
     for operation in operations:
 
