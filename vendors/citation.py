@@ -97,7 +97,6 @@ class Citation:
             "title": self.title,
             "author": [{"literal": PUBLISHER}],
             "publisher": PUBLISHER,
-            "container-title": PUBLISHER,
             "URL": self.url,
             "version": str(self.number),
             "issued": {"date-parts": [[self.published.year, self.published.month, self.published.day]]},
