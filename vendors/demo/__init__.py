@@ -15,6 +15,7 @@ from django.utils.text import slugify
 from editorial.demo import Report, load_demo
 from editorial.revisions import record_revision
 from editorial.services import publish
+from vendors.event_dates import parse_event_date  # '2025-12-03' a day, '2025-12' a month, '2026' a year
 from vendors.models import FAQ, Attribute, Axis, Event, Fact, Lane, Score, SiteSettings, Source, Vendor
 
 DEMO_DIR = Path(__file__).resolve().parent
@@ -56,14 +57,6 @@ AXES = [
     ("access", "Access"),
     ("momentum-2026", "2026 momentum"),
 ]
-
-
-def parse_event_date(text):
-    """'2025-12-03' is a day, '2025-12' a month, '2026' a year."""
-    parts = [int(p) for p in text.split("-")]
-    precision = {1: Event.Precision.YEAR, 2: Event.Precision.MONTH, 3: Event.Precision.DAY}[len(parts)]
-    parts += [1] * (3 - len(parts))
-    return dt.date(*parts), precision
 
 
 def _publish_time(day):
