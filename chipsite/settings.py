@@ -69,6 +69,7 @@ INSTALLED_APPS = [
     "opendata",
     "ninja",  # the read API's docs page serves its Swagger UI from ninja's static files
     "api",
+    "corrections",
 ]
 
 MIDDLEWARE = [

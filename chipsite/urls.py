@@ -16,6 +16,7 @@ urlpatterns = [
     path("", include("discovery.urls")),
     path("", include("vendors.urls")),
     path("", include("comparisons.urls")),
+    path("", include("corrections.urls")),
     path("", include("opendata.urls")),
 ]
 

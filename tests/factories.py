@@ -165,6 +165,9 @@ def role_group(name):
     if not Group.objects.filter(name=name).exists():
         migration = importlib.import_module("vendors.migrations.0004_editor_and_publisher_groups")
         migration.build_groups(Group, Permission)
+        importlib.import_module("corrections.migrations.0002_editor_and_publisher_may_decide").grant(
+            Group, Permission
+        )
     return Group.objects.get(name=name)
 
 
