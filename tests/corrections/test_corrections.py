@@ -182,7 +182,7 @@ def editor_client(client):
     return client
 
 
-def queue_url(**query):
+def queue_url():
     return reverse("admin:corrections_correction_changelist")
 
 
@@ -247,3 +247,12 @@ def test_the_demo_loads_the_reference_profiles_contradictions_as_open_correction
     memory = open_corrections.filter(part__startswith="Memory: ").first()
     assert memory.fact is not None and memory.fact.attribute.name == "Memory"
     assert "4.7 TB/s" in memory.problem
+
+
+def test_the_admin_home_counts_open_corrections_for_editors(editor_client, vendor):
+    send(Client(), vendor)
+    send(Client(), vendor, ip="198.51.100.1")
+
+    home = editor_client.get(reverse("admin:index")).content.decode()
+
+    assert f'<a href="{queue_url()}?status__exact=new">2 corrections from readers</a>' in home

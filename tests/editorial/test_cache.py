@@ -3,6 +3,7 @@
 import datetime as dt
 import gzip
 import logging
+import re
 
 import brotli
 import pytest
@@ -34,12 +35,8 @@ def trainium():
 
 
 def claim(response):
-    text = response.content.decode()
-    return (
-        text.split('<p class="claim">', 1)[1].split("<", 1)[0].strip()
-        if '<p class="claim">' in text
-        else None
-    )
+    found = re.search(r'<p class="claim"[^>]*>([^<]*)', response.content.decode())
+    return found.group(1).strip() if found else None
 
 
 def text_of(response):

@@ -554,7 +554,7 @@ class TestProfile:
         assert "they are marked “not recently verified”" in page
         assert page.index(NOTICE) > page.index('id="glance"')
         assert page.count('<span class="stale"') == 2
-        claims = dict(re.findall(r'<p class="claim">(\w+) claim(.*?)</p>', page, flags=re.S))
+        claims = dict(re.findall(r'<p class="claim"[^>]*>(\w+) claim(.*?)</p>', page, flags=re.S))
         assert 'class="stale"' not in claims["Fresh"]
         assert (
             f'<span class="stale" title="Last verified {old:%Y-%m-%d}">not recently verified</span>'
@@ -607,7 +607,9 @@ def change_log_html(response):
 
 def at_a_glance_claims(response):
     """{first word: the rest of its markup} for each “<word> claim” fact in the at-a-glance table."""
-    return dict(re.findall(r'<p class="claim">(\w+) claim(.*?)</p>', response.content.decode(), flags=re.S))
+    return dict(
+        re.findall(r'<p class="claim"[^>]*>(\w+) claim(.*?)</p>', response.content.decode(), flags=re.S)
+    )
 
 
 class TestVerifyingALivePage:
