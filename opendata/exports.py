@@ -8,6 +8,8 @@ The same rows make a file's JSON and its CSV.
 
 from dataclasses import dataclass, field
 
+from django.urls import reverse
+
 from vendors.documents import read_document
 from vendors.models import SCORE_MAX, SCORE_MIN, Event, total_max
 
@@ -142,19 +144,20 @@ def scale(axes):
     }
 
 
-def profile_export(version, *, axes, url):
+def profile_export(version, *, axes, url, paths=None):
     """A profile's download: the vendor, its live version, and one entry per value."""
+    paths = paths or Paths()
     page = read_document(version.document)
     vendor = page.vendor
     verification = version.verification
     return {
         "licence": LICENCE,
         "title": f"{vendor.name} on chipsite",
-        "url": url(vendor.get_absolute_url()),
+        "url": url(paths.profile(vendor.slug)),
         "version": {
             "number": version.number,
             "published_at": version.published_at.isoformat(),
-            "url": url(version_path(version)),
+            "url": url(paths.version(version.slug, version.number)),
         },
         "vendor": {
             "name": vendor.name,
@@ -175,10 +178,21 @@ def profile_export(version, *, axes, url):
     }
 
 
-def version_path(version):
-    from django.urls import reverse
+class Paths:
+    """A profile's and a version's address for many rows at once: each URL pattern is
+    reversed once, then filled in (a slug needs no quoting), not reversed once a row."""
 
-    return reverse("vendors:version", kwargs={"slug": version.slug, "number": version.number})
+    SLUG, NUMBER = "slug-placeholder", 987654321
+
+    def __init__(self):
+        self._profile = reverse("vendors:detail", kwargs={"slug": self.SLUG})
+        self._version = reverse("vendors:version", kwargs={"slug": self.SLUG, "number": self.NUMBER})
+
+    def profile(self, slug):
+        return self._profile.replace(self.SLUG, slug)
+
+    def version(self, slug, number):
+        return self._version.replace(self.SLUG, slug).replace(str(self.NUMBER), str(number))
 
 
 def comparison_values(page, columns, *, axes):
@@ -252,6 +266,7 @@ RANKING_COLUMNS = ["position", "vendor", "company", "lane", "total", "total_max"
 
 def ranking_entries(versions, scores, *, axes, url):
     """The rankings in the editorial order, one entry per live vendor."""
+    paths = Paths()
     out_of = total_max(len(axes))
     return [
         {
@@ -265,15 +280,13 @@ def ranking_entries(versions, scores, *, axes, url):
             "scores": {axis.name: scores.get((version.pk, axis.pk)) for axis in axes},
             "facts_verified": iso(version.verified_on),
             "facts_not_verified": version.unverified_facts,
-            "url": url(version.get_absolute_url()),
+            "url": url(paths.profile(version.slug)),
         }
         for position, version in enumerate(versions, start=1)
     ]
 
 
 def rankings_export(entries, *, axes, url):
-    from django.urls import reverse
-
     return {
         "licence": LICENCE,
         "title": "AI chip companies: the rankings, on chipsite",

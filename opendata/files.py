@@ -1,6 +1,7 @@
 """Each download as a file: its bytes, type and name, built the same way for the download
 itself and for the size the /data/ page lists."""
 
+import datetime as dt
 import json
 from dataclasses import dataclass
 
@@ -17,6 +18,7 @@ class File:
     content_type: str
     filename: str
     href: str = ""  # its address, for the /data/ page
+    updated: object = None  # when the newest live version it holds went live
 
     @property
     def label(self):
@@ -28,7 +30,8 @@ class File:
 
 
 def json_file(data, filename):
-    text = json.dumps(data, ensure_ascii=False, indent=1) + "\n"
+    # Compact, so that the C encoder writes it: a browser or jq lays it out for reading.
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n"
     return File(text.encode(), JSON_TYPE, filename)
 
 
@@ -67,6 +70,7 @@ def site_data(*, axes, url, rankings):
     pages = selectors.read_comparisons(comparisons)
     columns = selectors.comparison_columns(pages)
     updated = max((v.published_at for v in [*versions, *comparisons]), default=None)
+    paths = exports.Paths()
 
     def without_licence(data):
         data.pop("licence")
@@ -84,7 +88,9 @@ def site_data(*, axes, url, rankings):
             for lane in selectors.lanes_with_vendor_counts()
         ],
         "rankings": rankings,
-        "vendors": [without_licence(exports.profile_export(v, axes=axes, url=url)) for v in versions],
+        "vendors": [
+            without_licence(exports.profile_export(v, axes=axes, url=url, paths=paths)) for v in versions
+        ],
         "comparisons": [
             without_licence(exports.comparison_export(version, page, columns[page.pk], axes=axes, url=url))
             for version, page in zip(comparisons, pages, strict=True)
@@ -93,4 +99,7 @@ def site_data(*, axes, url, rankings):
 
 
 def site_file(*, axes, url, rankings):
-    return json_file(site_data(axes=axes, url=url, rankings=rankings), "chipsite.json")
+    data = site_data(axes=axes, url=url, rankings=rankings)
+    file = json_file(data, "chipsite.json")
+    file.updated = dt.datetime.fromisoformat(data["updated"]) if data["updated"] else None
+    return file

@@ -1,10 +1,11 @@
-import datetime as dt
+from dataclasses import replace
 
 from django.http import Http404, HttpResponse
 from django.urls import reverse
 from django.views.generic import TemplateView
 
 from comparisons.documents import read_comparison
+from editorial.cache import cached
 from vendors.selectors import KeysFirstPaginator, active_axes, live_version
 
 from . import exports, files, selectors
@@ -14,8 +15,7 @@ FORMATS = ("csv", "json")
 
 
 def _at(href, file):
-    file.href = href
-    return file
+    return replace(file, href=href)
 
 
 def _send(file):
@@ -24,11 +24,29 @@ def _send(file):
     return response
 
 
+def _per_host(request, name, compute):
+    """``compute()`` once per content token (editorial/cache.py) and host: the files hold
+    absolute addresses, and /data/ and the download itself share one build of a large file."""
+    return cached(f"opendata:{name}:{request.scheme}://{request.get_host()}", compute)
+
+
 def _rankings(request, axes):
     """The rankings' entries, and when the newest of their versions went live."""
-    versions, scores = selectors.ranked_vendors(axes=axes)
-    updated = max((version.published_at for version in versions), default=None)
-    return exports.ranking_entries(versions, scores, axes=axes, url=request.build_absolute_uri), updated
+
+    def compute():
+        versions, scores = selectors.ranked_vendors(axes=axes)
+        updated = max((version.published_at for version in versions), default=None)
+        return exports.ranking_entries(versions, scores, axes=axes, url=request.build_absolute_uri), updated
+
+    return _per_host(request, "rankings", compute)
+
+
+def _site(request, axes, *, rankings=None):
+    def compute():
+        entries = rankings if rankings is not None else _rankings(request, axes)[0]
+        return files.site_file(axes=axes, url=request.build_absolute_uri, rankings=entries)
+
+    return _per_host(request, "site", compute)
 
 
 def rankings_download(request, format):
@@ -57,9 +75,7 @@ def comparison_download(request, slug, format):
 
 
 def site_download(request):
-    axes = active_axes()
-    entries, _ = _rankings(request, axes)
-    return _send(files.site_file(axes=axes, url=request.build_absolute_uri, rankings=entries))
+    return _send(_site(request, active_axes()))
 
 
 class DownloadListView(TemplateView):
@@ -72,7 +88,7 @@ class DownloadListView(TemplateView):
         url = self.request.build_absolute_uri
         axes = active_axes()
         rankings, rankings_updated = _rankings(self.request, axes)
-        site = files.site_data(axes=axes, url=url, rankings=rankings)
+        site = _site(self.request, axes, rankings=rankings)
         page = KeysFirstPaginator(selectors.vendor_versions_with_documents(), PROFILES_PER_PAGE).get_page(
             self.request.GET.get("page")
         )
@@ -95,8 +111,8 @@ class DownloadListView(TemplateView):
         context.update(
             licence=exports.LICENCE,
             licence_note=exports.LICENCE_NOTE,
-            site_files=[_at(reverse("opendata:site"), files.json_file(site, "chipsite.json"))],
-            site_updated=dt.datetime.fromisoformat(site["updated"]) if site["updated"] else None,
+            site_files=[_at(reverse("opendata:site"), site)],
+            site_updated=site.updated,
             rankings_updated=rankings_updated,
             rankings_files=[
                 _at(

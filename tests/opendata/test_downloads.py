@@ -250,6 +250,17 @@ class TestCaching:
         assert second.get("Content-Disposition") == first.get("Content-Disposition")
         assert visitor.get(url, headers={"If-None-Match": first["ETag"]}).status_code == 304
 
+    def test_the_data_page_and_the_dump_share_one_build_that_a_publish_renews(
+        self, visitor, trainium, django_assert_max_num_queries
+    ):
+        visitor.get("/data/")
+        with django_assert_max_num_queries(1):  # at most the content token; the dump was built for /data/
+            first = visitor.get("/data/chipsite.json")
+        assert [v["vendor"]["name"] for v in json.loads(first.content)["vendors"]] == ["AWS Trainium"]
+        f.make_vendor(name="Newly Published")
+        dump = json.loads(visitor.get("/data/chipsite.json").content)
+        assert [v["vendor"]["name"] for v in dump["vendors"]] == ["AWS Trainium", "Newly Published"]
+
     def test_a_publish_changes_the_download_at_once(self, visitor, trainium):
         assert "144 GB" in visitor.get("/data/vendors/aws-trainium.csv").content.decode("utf-8-sig")
         trainium.facts.update(value="192 GB")
