@@ -1,7 +1,5 @@
 """What the downloads read: live published versions only, in a fixed number of queries."""
 
-from django.db.models import Max
-
 from comparisons.documents import read_comparison
 from comparisons.models import ComparisonVersion
 from vendors.models import VersionScore
@@ -45,13 +43,6 @@ def ranked_vendors(*, axes):
 def vendor_versions_with_documents():
     """Every live vendor's version, document included, by name: the whole-site dump."""
     return live_vendors().select_related("lane").defer("history", "changes").order_by("name", "pk")
-
-
-def last_published(*querysets):
-    """When the newest of these live versions went live: the date a combined file changed."""
-    dates = [qs.aggregate(latest=Max("published_at"))["latest"] for qs in querysets]
-    dates = [day for day in dates if day is not None]
-    return max(dates, default=None)
 
 
 def read_comparisons(versions):
