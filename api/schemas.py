@@ -25,7 +25,9 @@ class LaneRef(Schema):
 class VersionRef(Schema):
     number: int = Field(description="1 for the first published version, then 2, 3, ...")
     published_at: dt.datetime = Field(description="When this version went live.")
-    url: str = Field(description="The version's permanent page address.")
+    url: str = Field(
+        description="Where to read it: a profile version's permanent address, a comparison's page."
+    )
 
 
 class Verification(Schema):
@@ -46,7 +48,7 @@ class VendorSummary(Schema):
     name: str
     company: str
     lane: LaneRef | None
-    best_for: str = Field(description="The one-line “best for”.")
+    best_for_line: str = Field(description="The one-line “best for” shown beside other vendors.")
     total: int | None = Field(description="The sum of the scores on the active axes; null when unscored.")
     total_max: int
     scores: list[AxisScore] = Field(description="One per active axis the vendor is scored on.")
@@ -107,10 +109,10 @@ class VendorDetail(Schema):
     lane: LaneRef | None
     summary: str
     what_it_is: str
-    best_for: str
+    best_for: str = Field(description="The key takeaway “Best for”.")
     watch_out: str
     verdict: str
-    alternative_blurb: str = Field(description="The one-line “best for” shown beside other vendors.")
+    best_for_line: str = Field(description="The one-line “best for” shown beside other vendors.")
     logo_url: str
     verification: Verification
     version: VersionRef

@@ -128,7 +128,7 @@ def vendor_page(request, *, page, per_page):
                 "name": version.name,
                 "company": version.company,
                 "lane": {"slug": version.lane.slug, "name": version.lane.name} if version.lane else None,
-                "best_for": version.alternative_blurb,
+                "best_for_line": version.alternative_blurb,
                 "total": version.total,
                 "total_max": most,
                 "scores": [
@@ -172,7 +172,7 @@ def vendor_detail(request, *, slug):
         "best_for": vendor.best_for,
         "watch_out": vendor.watch_out,
         "verdict": vendor.verdict,
-        "alternative_blurb": vendor.alternative_blurb,
+        "best_for_line": vendor.alternative_blurb,
         "logo_url": request.build_absolute_uri("/" + vendor.logo_url.lstrip("/")) if vendor.logo else "",
         "verification": _verification(version.verification),
         "version": _version(request, version, url=_vendor_version_url(version.slug, version.number)),
