@@ -6,15 +6,12 @@ against the limit and carries the CORS headers like any other.
 """
 
 import json
-import math
-import time
 
 from django.conf import settings
-from django.core.cache import cache
 from django.http import HttpResponse
 from django.utils.cache import patch_cache_control
 
-from chipsite.auth import client_ip
+from chipsite.ratelimit import wait_seconds
 
 PREFIX = "/api/"
 READ_METHODS = ("GET", "HEAD")
@@ -41,26 +38,6 @@ def json_error(status, message, **headers):
     return response
 
 
-def rate_limited(request):
-    """Seconds to wait when this address has used up its requests for the current window, else 0.
-
-    A fixed window per address in the shared cache, so every app server counts together. If
-    the cache is down (the Redis backend fails open), nobody is limited.
-    """
-    window = settings.API_RATE_WINDOW
-    now = time.time()
-    started = int(now // window) * window
-    key = f"api-rate:{client_ip(request)}:{started}"
-    cache.add(key, 0, timeout=window + 1)
-    try:
-        used = cache.incr(key)
-    except ValueError:  # the entry expired between add() and incr()
-        return 0
-    if used is None or used <= settings.API_RATE_LIMIT:
-        return 0
-    return max(1, math.ceil(started + window - now))
-
-
 class ApiMiddleware:
     def __init__(self, get_response):
         self.get_response = get_response
@@ -71,11 +48,12 @@ class ApiMiddleware:
         return self._cors(request, self._answer(request))
 
     def _answer(self, request):
-        if wait := rate_limited(request):
+        limit, window = settings.API_RATE_LIMIT, settings.API_RATE_WINDOW
+        if wait := wait_seconds(request, scope="api", limit=limit, window=window):
             response = json_error(
                 429,
-                f"Too many requests from your address: at most {settings.API_RATE_LIMIT} every "
-                f"{settings.API_RATE_WINDOW} seconds. Try again in {wait} seconds.",
+                f"Too many requests from your address: at most {limit} every {window} seconds. "
+                f"Try again in {wait} seconds.",
                 Retry_After=str(wait),
             )
             patch_cache_control(response, no_store=True)
