@@ -15,7 +15,7 @@ def test_analyst_reads_the_api_page_and_tries_a_profile(open_page):
     page, watcher = open_page(viewport={"width": 1280, "height": 900})
     page.goto("/vendors/")
     page.get_by_role("link", name="Read API").click()
-    expect(page.get_by_role("heading", name="chipsite read API")).to_be_visible()
+    expect(page.get_by_role("heading", name="chipsite read API").first).to_be_visible()
     expect(page.get_by_text("/api/v1/comparisons/{slug}/", exact=True)).to_be_visible()
 
     page.get_by_text("/api/v1/vendors/{slug}/", exact=True).first.click()
