@@ -51,7 +51,7 @@ def _describe_vendor_filters(operation):
     slugs = [lane.slug for lane in lanes_with_vendor_counts()]
     for parameter in parameters:
         if parameter["name"] == "lane" and slugs:
-            parameter["schema"]["items"] = {"type": "string", "enum": slugs}
+            parameter["schema"] = {"type": "array", "items": {"type": "string", "enum": slugs}}
         if parameter["name"] == "min_total":
             parameter["schema"] = {"type": "integer", "enum": TOTAL_THRESHOLDS}
     parameters.extend(
