@@ -5,11 +5,14 @@ import datetime as dt
 import json
 from dataclasses import dataclass
 
+from django.urls import reverse
+
 from vendors.documents import read_document
 
 from . import exports, selectors, tabular
 
 JSON_TYPE = "application/json"
+FORMATS = ("csv", "json")
 
 
 @dataclass
@@ -17,7 +20,7 @@ class File:
     content: bytes
     content_type: str
     filename: str
-    href: str = ""  # its address, for the /data/ page
+    href: str  # its address
     updated: object = None  # when the newest live version it holds went live
 
     @property
@@ -29,37 +32,41 @@ class File:
         return len(self.content)
 
 
-def json_file(data, filename):
+def json_file(data, filename, href):
     # Compact, so that the C encoder writes it: a browser or jq lays it out for reading.
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n"
-    return File(text.encode(), JSON_TYPE, filename)
+    return File(text.encode(), JSON_TYPE, filename, href)
 
 
-def csv_file(header_and_rows, filename):
+def csv_file(header_and_rows, filename, href):
     header, rows = header_and_rows
-    return File(tabular.csv_text(header, rows).encode(), tabular.CONTENT_TYPE, filename)
+    return File(tabular.csv_text(header, rows).encode(), tabular.CONTENT_TYPE, filename, href)
 
 
 def profile_file(version, format, *, axes, url):
     name = f"chipsite-vendor-{version.slug}.{format}"
+    href = reverse("opendata:vendor", args=[version.slug, format])
     if format == "json":
-        return json_file(exports.profile_export(version, axes=axes, url=url), name)
+        return json_file(exports.profile_export(version, axes=axes, url=url), name, href)
     values = exports.profile_values(read_document(version.document), axes=axes)
-    return csv_file(exports.values_csv_rows(values), name)
+    return csv_file(exports.values_csv_rows(values), name, href)
 
 
 def comparison_file(version, page, columns, format, *, axes, url):
     name = f"chipsite-comparison-{version.slug}.{format}"
+    href = reverse("opendata:comparison", args=[version.slug, format])
     if format == "json":
-        return json_file(exports.comparison_export(version, page, columns, axes=axes, url=url), name)
-    return csv_file(exports.values_csv_rows(exports.comparison_values(page, columns, axes=axes)), name)
+        return json_file(exports.comparison_export(version, page, columns, axes=axes, url=url), name, href)
+    values = exports.comparison_values(page, columns, axes=axes)
+    return csv_file(exports.values_csv_rows(values), name, href)
 
 
 def rankings_file(entries, format, *, axes, url):
     name = f"chipsite-rankings.{format}"
+    href = reverse("opendata:rankings", args=[format])
     if format == "json":
-        return json_file(exports.rankings_export(entries, axes=axes, url=url), name)
-    return csv_file(exports.rankings_csv_rows(entries, axes=axes), name)
+        return json_file(exports.rankings_export(entries, axes=axes, url=url), name, href)
+    return csv_file(exports.rankings_csv_rows(entries, axes=axes), name, href)
 
 
 def site_data(*, axes, url, rankings):
@@ -100,6 +107,29 @@ def site_data(*, axes, url, rankings):
 
 def site_file(*, axes, url, rankings):
     data = site_data(axes=axes, url=url, rankings=rankings)
-    file = json_file(data, "chipsite.json")
+    file = json_file(data, "chipsite.json", reverse("opendata:site"))
     file.updated = dt.datetime.fromisoformat(data["updated"]) if data["updated"] else None
     return file
+
+
+def profile_listing(versions, *, axes, url):
+    """(version, its files) for each live profile on a page of /data/."""
+    return [
+        (version, [profile_file(version, f, axes=axes, url=url) for f in FORMATS]) for version in versions
+    ]
+
+
+def comparison_listing(*, axes, url):
+    """(version, when its data last changed, its files) for each live editorial comparison."""
+    versions = list(selectors.live_comparisons())
+    pages = selectors.read_comparisons(versions)
+    columns = selectors.comparison_columns(pages)
+    return [
+        (
+            version,
+            # The file holds its vendors' values too: it changes when any of them does.
+            max([version.published_at, *(column.published_at for column in columns[page.pk])]),
+            [comparison_file(version, page, columns[page.pk], f, axes=axes, url=url) for f in FORMATS],
+        )
+        for version, page in zip(versions, pages, strict=True)
+    ]

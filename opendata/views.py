@@ -1,7 +1,4 @@
-from dataclasses import replace
-
 from django.http import Http404, HttpResponse
-from django.urls import reverse
 from django.views.generic import TemplateView
 
 from comparisons.documents import read_comparison
@@ -11,11 +8,6 @@ from vendors.selectors import KeysFirstPaginator, active_axes, live_version
 from . import exports, files, selectors
 
 PROFILES_PER_PAGE = 50
-FORMATS = ("csv", "json")
-
-
-def _at(href, file):
-    return replace(file, href=href)
 
 
 def _send(file):
@@ -92,51 +84,15 @@ class DownloadListView(TemplateView):
         page = KeysFirstPaginator(selectors.vendor_versions_with_documents(), PROFILES_PER_PAGE).get_page(
             self.request.GET.get("page")
         )
-        profiles = [
-            (
-                version,
-                [
-                    _at(
-                        reverse("opendata:vendor", args=[version.slug, f]),
-                        files.profile_file(version, f, axes=axes, url=url),
-                    )
-                    for f in FORMATS
-                ],
-            )
-            for version in page.object_list
-        ]
-        comparisons = list(selectors.live_comparisons())
-        pages = selectors.read_comparisons(comparisons)
-        columns = selectors.comparison_columns(pages)
         context.update(
             licence=exports.LICENCE,
             licence_note=exports.LICENCE_NOTE,
-            site_files=[_at(reverse("opendata:site"), site)],
+            site_files=[site],
             site_updated=site.updated,
+            rankings_files=[files.rankings_file(rankings, f, axes=axes, url=url) for f in files.FORMATS],
             rankings_updated=rankings_updated,
-            rankings_files=[
-                _at(
-                    reverse("opendata:rankings", args=[f]),
-                    files.rankings_file(rankings, f, axes=axes, url=url),
-                )
-                for f in FORMATS
-            ],
             page_obj=page,
-            profiles=profiles,
-            comparisons=[
-                (
-                    version,
-                    # The file holds its vendors' values too: it changes when any of them does.
-                    max([version.published_at, *(column.published_at for column in columns[p.pk])]),
-                    [
-                        _at(
-                            reverse("opendata:comparison", args=[version.slug, f]),
-                            files.comparison_file(version, p, columns[p.pk], f, axes=axes, url=url),
-                        )
-                        for f in FORMATS
-                    ],
-                )
-                for version, p in zip(comparisons, pages, strict=True)
-            ],
+            profiles=files.profile_listing(page.object_list, axes=axes, url=url),
+            comparisons=files.comparison_listing(axes=axes, url=url),
         )
         return context
