@@ -30,6 +30,15 @@ Markdown.
 """
 
 
+class DocsPage(Swagger):
+    """Swagger UI inside the site's own page (templates/api/docs.html): its header, a heading
+    and landmarks. Deep links are off: Swagger UI puts them as links inside each operation's
+    button, a control inside a control that keyboards and screen readers cannot use. Syntax
+    highlighting is off: its colours on its dark background read under 4.5:1."""
+
+    template = "api/docs.html"
+
+
 class Renderer(JSONRenderer):
     json_dumps_params = {"ensure_ascii": False}  # “quotes” and names as written, in UTF-8
 
@@ -73,7 +82,14 @@ api = ReadAPI(
     urls_namespace="api",
     renderer=Renderer(),
     docs_url="/docs/",
-    docs=Swagger(settings={"defaultModelsExpandDepth": 0, "tryItOutEnabled": True}),
+    docs=DocsPage(
+        settings={
+            "defaultModelsExpandDepth": 0,
+            "tryItOutEnabled": True,
+            "deepLinking": False,
+            "syntaxHighlight": False,
+        }
+    ),
 )
 api.add_router("", router)
 

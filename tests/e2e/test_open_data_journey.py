@@ -57,6 +57,25 @@ def test_a_reader_weighs_the_axes_without_javascript_and_a_private_window_sees_t
     private_watcher.assert_clean()
 
 
+def test_with_javascript_the_order_follows_the_weights_as_they_are_typed(open_page, scored_vendors):
+    page, watcher = open_page()
+    page.goto("/")
+    page.get_by_text("Rank by your own weights").click()
+    page.get_by_label("Price").fill("0")  # no button pressed
+    expect(page.locator("table.rankings tbody th[scope=row] a")).to_have_text(
+        ["Fast", "Middling", "Cheap", "Aardvark"]
+    )
+    expect(page).to_have_url(re.compile(r"/\?w-speed=1&w-price=0$"))  # the address to share
+    expect(page.locator("h1")).to_have_text("AI chip companies: your ranking")
+    expect(page.get_by_label("Price")).to_be_focused()
+    page.get_by_label("Speed").fill("0")
+    page.get_by_label("Price").fill("3")
+    expect(page.locator("table.rankings tbody th[scope=row] a")).to_have_text(
+        ["Cheap", "Middling", "Fast", "Aardvark"]
+    )
+    watcher.assert_clean()  # the script is a file the strict CSP allows
+
+
 def test_a_reader_downloads_a_profiles_data_and_opens_it_as_a_table(open_page, tmp_path):
     load_demo()
     page, watcher = open_page(accept_downloads=True)
