@@ -303,3 +303,21 @@ def test_the_menu_says_which_sections_hold_errors(admin_client):
     menu = dict(section_menu(re.sub(r"<span[^>]*>|</span>", "", html)))
     assert menu["#section-faqs"] == "FAQs (2 errors)"
     assert menu["#section-profile"] == "Profile"
+
+
+def test_two_scores_on_one_axis_are_listed_with_links_that_land_on_the_page(admin_client):
+    vendor, axis = f.make_vendor(), f.make_axis(name="Performance")
+
+    def score_twice(rows):
+        rows["scores"] = [
+            {"axis": axis.pk, "value": 3, "reason": "", "sources": []},
+            {"axis": axis.pk, "value": 4, "reason": "", "sources": []},
+        ]
+
+    response = post_page(admin_client, vendor, score_twice)
+
+    page = Page(response.content.decode())
+    assert page.summary_links and all(href.removeprefix("#") in page.ids for href in page.summary_links)
+    assert any(text.startswith("Score") and "duplicate" in text for text in page.summary_links.values())
+    assert page.marked_sections == ["section-scores"]
+    assert not vendor.scores.exists()
