@@ -85,7 +85,11 @@ class TestGeneratedComparison:
     def test_rows_line_up_by_attribute_and_missing_values_say_not_stated(self, client, trio):
         html = client.get("/compare/vendors/alpha/beta/gamma/").content.decode()
         assert columns(html) == ["Alpha", "Beta", "Gamma"]
-        assert row(html, "Memory") == ["144 GB HBM3e † (vendor-stated) [1] 4.9 TB/s", "not stated", "44 GB SRAM"]
+        assert row(html, "Memory") == [
+            "144 GB HBM3e † (vendor-stated) [1] 4.9 TB/s",
+            "not stated",
+            "44 GB SRAM",
+        ]
         assert row(html, "Software")[:3] == ["not stated", "CUDA", "not stated"]
         assert row(html, "Pricing") == ["not stated", "not stated", "Per token"]
         labels = re.findall(r'<th scope="row">([^<]+)', html)
