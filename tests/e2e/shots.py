@@ -24,3 +24,26 @@ def png_size(path):
     data = path.read_bytes()[:24]
     assert data[:8] == PNG_SIGNATURE, f"{path} is not a PNG"
     return struct.unpack(">II", data[16:24])
+
+
+# One address of every page type a visitor can reach, with the status it answers and a selector
+# that shows the page has finished drawing (the API's page is drawn by Swagger UI's script).
+FIVE_VENDORS = "/compare/vendors/amd-instinct/aws-trainium/cerebras/google-tpu/nvidia/"
+PAGE_TYPES = {
+    "/": (200, "table.rankings"),
+    "/?w-performance=3&w-momentum-2026=0": (200, "td.yours"),
+    "/vendors/": (200, ".cards"),
+    "/vendors/?lane=merchant-gpu&lane=hyperscaler-custom-silicon&min_total=15": (200, "main h1"),
+    "/vendors/aws-trainium/": (200, "table.scores"),
+    "/vendors/aws-trainium/changes/": (200, "main h1"),
+    "/vendors/aws-trainium/v/1/": (200, "table.scores"),
+    "/lanes/": (200, "main h1"),
+    "/lanes/merchant-gpu/": (200, "main h1"),
+    "/compare/": (200, "main h1"),
+    "/compare/google-tpu-vs-aws-trainium-vs-nvidia-gpu/": (200, "table.compare"),
+    FIVE_VENDORS: (200, "table.compare"),
+    "/search/?q=HBM3e": (200, "main h1"),
+    "/data/": (200, "table.downloads"),
+    "/api/v1/docs/": (200, ".opblock"),
+    "/no-such-page/": (404, "main h1"),
+}

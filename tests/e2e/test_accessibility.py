@@ -1,40 +1,19 @@
 """axe-core (4.12.1, shipped inside axe-playwright-python) on every page type, at 1280 and 390 px.
 
 Every rule axe runs by default, every impact: the pages must have no violation at all. axe is
-put into the page with ``page.evaluate`` (what ``Axe.run`` does): Playwright's evaluate runs in
-the page's isolated world and is not subject to the strict CSP (``script-src 'self'``), which
-would refuse ``page.add_script_tag``. So the pages are checked under the CSP they really ship,
-without ``bypass_csp``.
+put into the page with ``page.evaluate`` (what ``Axe.run`` does): Playwright's evaluate goes
+through the DevTools protocol, which the strict CSP (``script-src 'self'``) does not govern,
+while ``page.add_script_tag`` would be refused. So the pages are checked under the CSP they
+really ship, without ``bypass_csp``.
 """
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
+from tests.e2e.shots import PAGE_TYPES
 from vendors.demo import load_demo
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-FIVE = "/compare/vendors/amd-instinct/aws-trainium/cerebras/google-tpu/nvidia/"
-
-# address -> (expected status, a selector that shows the page has finished drawing)
-PAGES = {
-    "/": (200, "table.rankings"),
-    "/?w-performance=3&w-momentum-2026=0": (200, "td.yours"),
-    "/vendors/": (200, ".cards"),
-    "/vendors/?lane=merchant-gpu&lane=hyperscaler-custom-silicon&min_total=15": (200, "main h1"),
-    "/vendors/aws-trainium/": (200, "table.scores"),
-    "/vendors/aws-trainium/changes/": (200, "main h1"),
-    "/vendors/aws-trainium/v/1/": (200, "table.scores"),
-    "/lanes/": (200, "main h1"),
-    "/lanes/merchant-gpu/": (200, "main h1"),
-    "/compare/": (200, "main h1"),
-    "/compare/google-tpu-vs-aws-trainium-vs-nvidia-gpu/": (200, "table.compare"),
-    FIVE: (200, "table.compare"),
-    "/search/?q=HBM3e": (200, "main h1"),
-    "/data/": (200, "table.downloads"),
-    "/api/v1/docs/": (200, ".opblock"),  # drawn by Swagger UI's script
-    "/no-such-page/": (404, "main h1"),
-}
 
 
 def describe(path, violations):
@@ -57,7 +36,7 @@ def test_axe_finds_no_violation_on_any_page_type(open_page, width):
     page.set_default_timeout(10_000)
     axe = Axe()
     found = []
-    for path, (status, ready) in PAGES.items():
+    for path, (status, ready) in PAGE_TYPES.items():
         response = page.goto(path)
         assert response.status == status, path
         page.wait_for_selector(ready)
