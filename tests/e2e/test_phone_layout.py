@@ -160,3 +160,27 @@ def test_five_vendor_comparison_keeps_the_vendor_names_in_view_while_reading_its
         assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
     assert page.evaluate("document.scrollingElement.scrollWidth") <= PHONE["width"]
     watcher.assert_clean()
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["390", "1280"])
+def test_vendor_list_lane_boxes_are_thumb_sized_and_wrapped_names_stay_beside_them(open_page, viewport):
+    load_demo()
+    page, _ = open_page(viewport=viewport)
+    page.goto("/vendors/")
+    lanes = page.get_by_role("group", name="Lane").get_by_role("checkbox")
+    expect(lanes).to_have_count(4)
+    for box in lanes.all():
+        size = box.bounding_box()
+        assert size["width"] >= 20 and size["height"] >= 20
+        # Every line of the lane's name starts right of its box (a wrapped line used to drop under it).
+        lines = box.evaluate(
+            """input => { const range = document.createRange(); range.selectNodeContents(input.parentElement);
+            range.setStartAfter(input); return [...range.getClientRects()].map(r => r.left); }"""
+        )
+        assert lines and min(lines) >= size["x"] + size["width"], box.get_attribute("value")
+    text_start = (
+        "e => { const r = document.createRange(); r.selectNodeContents(e); return r.getClientRects()[0].x; }"
+    )
+    legend = page.locator(".filters legend").first.evaluate(text_start)
+    label = page.get_by_text("Name or company", exact=True).evaluate(text_start)
+    assert legend == label, "the filter headings sit off the other labels"
