@@ -14,10 +14,38 @@ from .models import Correction
 READER_FIELDS = ["page_link", "part", "fact", "problem", "source_link", "email", "created_at"]
 
 
+class StatusFilter(admin.SimpleListFilter):
+    """The queue opens on what is still to decide; the decided ones are a click away."""
+
+    title = "status"
+    parameter_name = "status"
+    ALL = "all"
+
+    def lookups(self, request, model_admin):
+        return [*Correction.Status.choices, (self.ALL, "All")]
+
+    def choices(self, changelist):
+        current = self.value() or Correction.Status.NEW
+        for value, label in self.lookup_choices:
+            yield {
+                "selected": current == value,
+                "query_string": changelist.get_query_string({self.parameter_name: value}),
+                "display": label,
+            }
+
+    def queryset(self, request, queryset):
+        value = self.value() or Correction.Status.NEW
+        if value == self.ALL:
+            return queryset
+        if value not in Correction.Status.values:
+            return queryset.none()
+        return queryset.filter(status=value)
+
+
 @admin.register(Correction)
 class CorrectionAdmin(ValidatesInitial, admin.ModelAdmin):
-    list_display = ["created_at", "page_name", "part", "short_problem", "status", "handled_by", "handled_at"]
-    list_filter = ["status", ("vendor", admin.RelatedOnlyFieldListFilter)]
+    list_display = ["__str__", "short_problem", "created_at", "status", "handled_by", "handled_at"]
+    list_filter = [StatusFilter, ("vendor", admin.RelatedOnlyFieldListFilter)]
     list_select_related = ["vendor", "comparison", "handled_by"]
     search_fields = ["problem", "part", "source_url", "vendor__name", "comparison__title"]
     readonly_fields = [*READER_FIELDS, "status", "handled_by", "handled_at"]
@@ -28,19 +56,9 @@ class CorrectionAdmin(ValidatesInitial, admin.ModelAdmin):
     def get_queryset(self, request):
         return super().get_queryset(request).select_related("vendor", "comparison", "fact__attribute")
 
-    def changelist_view(self, request, extra_context=None):
-        # The queue opens on what is still to decide.
-        if not request.GET and request.method == "GET":
-            return redirect(f"{request.path}?status__exact={Correction.Status.NEW}")
-        return super().changelist_view(request, extra_context)
-
     # Readers add corrections; editors only decide them.
     def has_add_permission(self, request):
         return False
-
-    @admin.display(description="page")
-    def page_name(self, obj):
-        return obj.page_name
 
     @admin.display(description="page")
     def page_link(self, obj):

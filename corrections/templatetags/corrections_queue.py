@@ -15,5 +15,5 @@ def open_corrections(context):
         return None
     return {
         "count": Correction.objects.open().count(),
-        "url": reverse("admin:corrections_correction_changelist") + f"?status__exact={Correction.Status.NEW}",
+        "url": reverse("admin:corrections_correction_changelist"),  # opens on the new ones
     }
