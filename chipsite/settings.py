@@ -296,6 +296,13 @@ PERMISSIONS_POLICY = {
 # marked for readers.
 FRESHNESS_DAYS = int(os.environ.get("FRESHNESS_DAYS", "90"))
 
+# `manage.py check_sources` (vendors/source_checks.py): the address its user agent gives site
+# owners to reach us (set it to the site's own page in production), how long one page may
+# take, and how many pages are fetched at once.
+SOURCE_CHECK_CONTACT_URL = os.environ.get("SOURCE_CHECK_CONTACT_URL", "https://chipsite.example/")
+SOURCE_CHECK_TIMEOUT = float(os.environ.get("SOURCE_CHECK_TIMEOUT", "10"))
+SOURCE_CHECK_CONCURRENCY = int(os.environ.get("SOURCE_CHECK_CONCURRENCY", "4"))
+
 # Revision storage stays bounded: `manage.py prune_revisions` deletes revisions older
 # than this many days, always keeping each item's last few.
 REVISIONS_KEEP_DAYS = int(os.environ.get("REVISIONS_KEEP_DAYS", "365"))
