@@ -184,3 +184,20 @@ def test_vendor_list_lane_boxes_are_thumb_sized_and_wrapped_names_stay_beside_th
     legend = page.locator(".filters legend").first.evaluate(text_start)
     label = page.get_by_text("Name or company", exact=True).evaluate(text_start)
     assert legend == label, "the filter headings sit off the other labels"
+
+
+def test_profile_lists_its_sections_beside_the_text_on_a_desktop_only(open_page):
+    load_demo()
+    page, watcher = open_page(viewport=DESKTOP)
+    page.goto("/vendors/aws-trainium/")
+    toc = page.get_by_role("navigation", name="On this page")
+    expect(toc).to_be_visible()
+    assert toc.bounding_box()["x"] >= page.locator("article.profile").bounding_box()["x"] + 800
+    toc.get_by_role("link", name="Sources").click()
+    expect(page.get_by_role("heading", name="Sources", level=2)).to_be_in_viewport()
+    expect(toc).to_be_in_viewport()  # it stays beside the text while the page scrolls
+    watcher.assert_clean()
+
+    page, _ = open_page(viewport=PHONE)
+    page.goto("/vendors/aws-trainium/")
+    expect(page.get_by_role("navigation", name="On this page")).to_be_hidden()
