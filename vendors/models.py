@@ -13,7 +13,7 @@ import reversion
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator, URLValidator
 from django.db import models
-from django.db.models import F, Prefetch, Q
+from django.db.models import Exists, F, OuterRef, Prefetch, Q
 from django.urls import reverse
 from django.utils import timezone
 
@@ -107,6 +107,48 @@ class Source(models.Model):
         "date accessed", null=True, blank=True, help_text="When an editor last read it."
     )
     notes = models.TextField(blank=True, help_text="For editors only; never shown to visitors.")
+    archive_url = models.URLField(
+        "archived copy",
+        max_length=1000,
+        blank=True,
+        validators=[URLValidator(schemes=["http", "https"])],
+        help_text="A copy kept by an archive (e.g. https://web.archive.org/web/…), shown to readers "
+        "beside the original in case the original moves or disappears.",
+    )
+
+    # What the last check found (vendors/source_checks.py; `manage.py check_sources`).
+    checked_at = models.DateTimeField("last checked", null=True, blank=True, editable=False)
+    check_status = models.PositiveSmallIntegerField("HTTP status", null=True, blank=True, editable=False)
+    check_error = models.CharField(
+        "error", max_length=200, blank=True, editable=False, help_text="Why the page could not be read."
+    )
+    final_url = models.URLField(
+        "final URL", max_length=1000, blank=True, editable=False, help_text="Where redirects led."
+    )
+    fingerprint = models.CharField(
+        max_length=64, blank=True, editable=False, help_text="SHA-256 of the page's text."
+    )
+    text_changed_since = models.DateField(
+        "text changed since",
+        null=True,
+        blank=True,
+        editable=False,
+        help_text="The last check that saw the page's earlier text, when a later check found it changed.",
+    )
+    failures = models.PositiveSmallIntegerField("failed checks in a row", default=0, editable=False)
+    problem = models.CharField(
+        max_length=200,
+        blank=True,
+        editable=False,
+        help_text="Why what cites this source needs checking again, e.g. “returned 404”.",
+    )
+    problem_on = models.DateField(
+        "problem found on",
+        null=True,
+        blank=True,
+        editable=False,
+        help_text="Everything citing this source and verified before this day is stale.",
+    )
 
     class Meta:
         ordering = ["title", "pk"]
@@ -115,10 +157,38 @@ class Source(models.Model):
                 condition=Q(url__startswith="http://") | Q(url__startswith="https://"),
                 name="source_url_http_or_https",
             ),
+            models.CheckConstraint(
+                condition=Q(archive_url="")
+                | Q(archive_url__startswith="http://")
+                | Q(archive_url__startswith="https://"),
+                name="source_archive_url_http_or_https",
+            ),
         ]
 
     def __str__(self):
         return self.title
+
+    @property
+    def problem_text(self):
+        """The reason in words, e.g. “source returned 404 on 2 Dec”; empty when there is none."""
+        if not self.problem_on:
+            return ""
+        return f"source {self.problem} on {short_day(self.problem_on)}"
+
+    @property
+    def text_changed_text(self):
+        """“page text changed since 28 Nov”, until an editor has read the page after that day."""
+        if not self.text_changed_since:
+            return ""
+        if self.accessed_on and self.accessed_on > self.text_changed_since:
+            return ""
+        return f"page text changed since {short_day(self.text_changed_since)}"
+
+
+def short_day(day):
+    """“2 Dec”, or “2 Dec 2025” outside the current year."""
+    text = f"{day.day} {day:%b}"
+    return text if day.year == timezone.localdate().year else f"{text} {day.year}"
 
 
 def logo_upload_to(instance, filename):
@@ -317,11 +387,23 @@ class Verifiable(models.Model):
         abstract = True
 
 
-class FactQuerySet(models.QuerySet):
+class VerifiableQuerySet(models.QuerySet):
+    """The one staleness rule, for facts, events and scores alike."""
+
     def stale(self, *, days=None, today=None):
-        """Facts never verified, or last verified before the freshness window (see stale_before)."""
+        """Rows never verified, last verified before the freshness window (see stale_before),
+        or citing a source whose check found a problem after they were last verified
+        (it failed twice in a row or moved to another site: see vendors/source_checks.py)."""
         cutoff = stale_before(days=days, today=today)
-        return self.filter(Q(verified_on__isnull=True) | Q(verified_on__lt=cutoff))
+        citations = self.model.sources.through.objects.filter(
+            cited=OuterRef("pk"), source__problem_on__gt=OuterRef("verified_on")
+        )
+        return self.filter(Q(verified_on__isnull=True) | Q(verified_on__lt=cutoff) | Exists(citations))
+
+    def with_source_problems(self):
+        """Each row's sources that have a problem or whose text changed, as ``checked_sources``."""
+        flagged = Source.objects.filter(Q(problem_on__isnull=False) | Q(text_changed_since__isnull=False))
+        return self.prefetch_related(Prefetch("sources", queryset=flagged, to_attr="checked_sources"))
 
 
 class Fact(Verifiable):
@@ -336,7 +418,7 @@ class Fact(Verifiable):
     position = models.PositiveIntegerField(default=0, help_text="Order within the page.")
     sources = models.ManyToManyField(Source, through="FactCitation", blank=True, related_name="facts")
 
-    objects = FactQuerySet.as_manager()
+    objects = VerifiableQuerySet.as_manager()
 
     class Meta:
         ordering = ["vendor", "attribute__position", "position", "pk"]
@@ -355,7 +437,7 @@ class StaleFact(Fact):
     class Meta:
         proxy = True
         verbose_name = "stale fact"
-        verbose_name_plural = "staleness queue"
+        verbose_name_plural = "staleness queue: facts"
         default_permissions = ()
 
 
@@ -376,6 +458,8 @@ class Event(Verifiable):
     text = models.TextField(help_text="Plain text: what changed.")
     position = models.PositiveIntegerField(default=0, help_text="Order within the page.")
     sources = models.ManyToManyField(Source, through="EventCitation", blank=True, related_name="events")
+
+    objects = VerifiableQuerySet.as_manager()
 
     class Meta:
         ordering = ["vendor", "position", "date", "pk"]
@@ -432,6 +516,8 @@ class Score(Verifiable):
     reason = models.TextField(blank=True, help_text="Markdown. Why this mark.")
     sources = models.ManyToManyField(Source, through="ScoreCitation", blank=True, related_name="scores")
 
+    objects = VerifiableQuerySet.as_manager()
+
     class Meta:
         ordering = ["vendor", "axis__position"]
         constraints = [
@@ -443,6 +529,26 @@ class Score(Verifiable):
 
     def __str__(self):
         return f"{self.axis}: {self.value}"
+
+
+class StaleEvent(Event):
+    """The staleness queue's events (see StaleFact); the admin checks the Event permissions."""
+
+    class Meta:
+        proxy = True
+        verbose_name = "stale event"
+        verbose_name_plural = "staleness queue: events"
+        default_permissions = ()
+
+
+class StaleScore(Score):
+    """The staleness queue's scores (see StaleFact); the admin checks the Score permissions."""
+
+    class Meta:
+        proxy = True
+        verbose_name = "stale score"
+        verbose_name_plural = "staleness queue: scores"
+        default_permissions = ()
 
 
 class FAQ(models.Model):

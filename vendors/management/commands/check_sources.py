@@ -1,0 +1,43 @@
+"""Fetch every source's page and record what came back (see vendors/source_checks.py)."""
+
+from django.core.management.base import BaseCommand, CommandError
+from django.db.models import F
+
+from vendors.models import Source
+from vendors.source_checks import check_sources, describe
+
+
+class Command(BaseCommand):
+    help = (
+        "Fetch each source's URL (least recently checked first) and record its status, final URL "
+        "and a fingerprint of its text. A source that fails twice in a row or moves to another site "
+        "puts what cites it into the staleness queue."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument(
+            "--dry-run", action="store_true", help="Fetch and say what was found; record nothing."
+        )
+        parser.add_argument("--limit", type=int, help="Check at most this many sources.")
+        parser.add_argument("--timeout", type=float, help="Seconds one page may take (SOURCE_CHECK_TIMEOUT).")
+        parser.add_argument(
+            "--concurrency", type=int, help="Pages fetched at once (SOURCE_CHECK_CONCURRENCY)."
+        )
+
+    def handle(self, *args, dry_run, limit, timeout, concurrency, **options):
+        for name, value in (("--limit", limit), ("--timeout", timeout), ("--concurrency", concurrency)):
+            if value is not None and value <= 0:
+                raise CommandError(f"{name} must be more than 0.")
+        sources = Source.objects.order_by(F("checked_at").asc(nulls_first=True), "pk")
+        if limit:
+            sources = sources[:limit]
+        outcomes = check_sources(sources=sources, dry_run=dry_run, concurrency=concurrency, timeout=timeout)
+        for outcome in outcomes:
+            self.stdout.write(f"{outcome.source.url}: {describe(outcome)}")
+        failed = sum(outcome.fetched.failed for outcome in outcomes)
+        problems = sum(outcome.new_problem for outcome in outcomes)
+        verb = "Checked (dry run, nothing recorded)" if dry_run else "Checked"
+        self.stdout.write(
+            f"{verb} {len(outcomes)} source(s): {len(outcomes) - failed} answered, {failed} failed; "
+            f"{problems} newly put what cites them into the staleness queue."
+        )

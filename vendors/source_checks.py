@@ -1,0 +1,261 @@
+"""Keeping sources alive: fetch each source's page, record what came back, flag what cites it.
+
+A check is one GET with a bounded timeout, at most ``MAX_REDIRECTS`` redirects and at most
+``MAX_BYTES`` read, under a user agent that names the site and a contact address. Pages are
+fetched in a small thread pool (``SOURCE_CHECK_CONCURRENCY``); what they returned is written
+from the calling thread, so no database connection is shared between threads.
+
+What makes the facts, events and scores citing a source stale (VerifiableQuerySet.stale()):
+- it failed ``FAILURES_BEFORE_PROBLEM`` checks in a row (a status of 400 or more, a timeout, a
+  DNS or TLS error, a redirect loop): “source returned 404 on 2 Dec”;
+- its redirects end on another site (another registrable domain): “source moved to example.net
+  on 2 Dec”.
+The problem's day is kept while the problem lasts, so rows verified after it stay fresh; a
+check that finds the page back where it was clears it.
+
+A changed page text is recorded (“page text changed since 28 Nov”) but makes nothing stale:
+pages change their menus, dates, cookie notices and related links all the time, and a queue
+refilled by every such change would teach editors to tick “verified” without reading.
+"""
+
+import hashlib
+import ipaddress
+import socket
+import ssl
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from html.parser import HTMLParser
+from urllib.parse import urlsplit
+
+import httpx
+from django.conf import settings
+from django.utils import timezone
+from publicsuffixlist import PublicSuffixList
+
+from .models import Source
+
+MAX_REDIRECTS = 5
+MAX_BYTES = 2_000_000
+FAILURES_BEFORE_PROBLEM = 2
+
+CHECK_FIELDS = [
+    "checked_at",
+    "check_status",
+    "check_error",
+    "final_url",
+    "fingerprint",
+    "text_changed_since",
+    "failures",
+    "problem",
+    "problem_on",
+]
+
+_suffixes = PublicSuffixList()  # the bundled list: nothing is fetched
+
+
+def user_agent():
+    return f"chipsite-source-check/1.0 (checks the sources it cites; +{settings.SOURCE_CHECK_CONTACT_URL})"
+
+
+@dataclass(frozen=True)
+class Fetched:
+    """What one fetch found: a status and the final URL, or an error in words."""
+
+    status: int | None = None
+    error: str = ""
+    final_url: str = ""
+    fingerprint: str = ""
+
+    @property
+    def failed(self):
+        return bool(self.error) or self.status is None or self.status >= 400
+
+
+@dataclass
+class Outcome:
+    source: Source
+    fetched: Fetched
+    new_problem: bool = False
+
+
+# --- Fetching ---------------------------------------------------------------------------
+
+
+class _TextCollector(HTMLParser):
+    """The text a reader sees: everything outside script, style, template and noscript."""
+
+    HIDDEN = {"script", "style", "template", "noscript"}
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.parts = []
+        self.hidden = 0
+
+    def handle_starttag(self, tag, attrs):
+        if tag in self.HIDDEN:
+            self.hidden += 1
+
+    def handle_endtag(self, tag):
+        if tag in self.HIDDEN and self.hidden:
+            self.hidden -= 1
+
+    def handle_data(self, data):
+        if not self.hidden:
+            self.parts.append(data)
+
+
+def fingerprint(body, *, content_type="", encoding=None):
+    """SHA-256 of the page's visible text, white space collapsed; of the bytes for anything not HTML."""
+    if "html" in content_type or not content_type:
+        collector = _TextCollector()
+        collector.feed(body.decode(encoding or "utf-8", errors="replace"))
+        collector.close()
+        data = " ".join(" ".join(collector.parts).split()).encode()
+    else:
+        data = body
+    return hashlib.sha256(data).hexdigest()
+
+
+def _error_in_words(exc):
+    """“timed out”, “DNS lookup failed”, “TLS error”, “too many redirects” or “connection failed”."""
+    if isinstance(exc, httpx.TooManyRedirects):
+        return "too many redirects"
+    if isinstance(exc, httpx.TimeoutException):
+        return "timed out"
+    cause = exc
+    while cause is not None:
+        if isinstance(cause, socket.gaierror):
+            return "DNS lookup failed"
+        if isinstance(cause, ssl.SSLError):
+            return "TLS error"
+        cause = cause.__cause__ or cause.__context__
+    text = str(exc).lower()
+    if "name or service not known" in text or "nodename nor servname" in text or "getaddrinfo" in text:
+        return "DNS lookup failed"
+    if "ssl" in text or "certificate" in text:
+        return "TLS error"
+    if isinstance(exc, httpx.ConnectError):
+        return "connection failed"
+    return "request failed"
+
+
+def fetch(url, *, client):
+    """GET ``url``, following redirects; read at most MAX_BYTES of the body. Never raises."""
+    try:
+        with client.stream("GET", url) as response:
+            body = bytearray()
+            for chunk in response.iter_bytes():
+                body += chunk
+                if len(body) >= MAX_BYTES:
+                    break
+            status = response.status_code
+            final_url = str(response.url)
+            content_type = response.headers.get("content-type", "").lower()
+            encoding = response.charset_encoding
+    except httpx.HTTPError as exc:
+        return Fetched(error=_error_in_words(exc))
+    except (OSError, ValueError) as exc:  # an address httpx refuses before sending anything
+        return Fetched(error=_error_in_words(exc))
+    text_hash = fingerprint(bytes(body), content_type=content_type, encoding=encoding) if status < 400 else ""
+    return Fetched(status=status, final_url=final_url, fingerprint=text_hash)
+
+
+def make_client(*, timeout=None):
+    return httpx.Client(
+        follow_redirects=True,
+        max_redirects=MAX_REDIRECTS,
+        timeout=settings.SOURCE_CHECK_TIMEOUT if timeout is None else timeout,
+        headers={"User-Agent": user_agent(), "Accept": "text/html,application/xhtml+xml,*/*;q=0.8"},
+    )
+
+
+def fetch_all(urls, *, concurrency=None, timeout=None):
+    """{url: Fetched} for ``urls``, at most ``concurrency`` at a time."""
+    urls = list(dict.fromkeys(urls))
+    if not urls:
+        return {}
+    workers = max(1, min(concurrency or settings.SOURCE_CHECK_CONCURRENCY, len(urls)))
+    with make_client(timeout=timeout) as client, ThreadPoolExecutor(max_workers=workers) as pool:
+        return dict(zip(urls, pool.map(lambda url: fetch(url, client=client), urls), strict=True))
+
+
+# --- What a result means ----------------------------------------------------------------
+
+
+def site_of(url):
+    """The registrable domain of ``url``'s host (“example.co.uk”), or the host itself (an IP, localhost)."""
+    host = (urlsplit(url).hostname or "").lower().rstrip(".")
+    try:
+        ipaddress.ip_address(host)
+        return host
+    except ValueError:
+        pass
+    return _suffixes.privatesuffix(host) or host
+
+
+def _failure_in_words(fetched):
+    return f"returned {fetched.status}" if fetched.error == "" else fetched.error
+
+
+def apply_result(source, fetched, *, now=None):
+    """Record ``fetched`` on ``source`` (unsaved); True when it gives the source a new problem."""
+    now = now or timezone.now()
+    today = timezone.localdate(now)
+    previous_check = timezone.localdate(source.checked_at) if source.checked_at else None
+    source.checked_at = now
+    source.check_status = fetched.status
+    source.check_error = fetched.error
+    source.final_url = fetched.final_url
+    problem = ""
+    if fetched.failed:
+        source.failures += 1
+        if source.failures >= FAILURES_BEFORE_PROBLEM:
+            problem = _failure_in_words(fetched)
+    else:
+        source.failures = 0
+        if fetched.fingerprint and source.fingerprint and fetched.fingerprint != source.fingerprint:
+            source.text_changed_since = previous_check or today
+        source.fingerprint = fetched.fingerprint or source.fingerprint
+        if site_of(fetched.final_url) != site_of(source.url):
+            problem = f"moved to {site_of(fetched.final_url)}"
+    if not problem:
+        source.problem, source.problem_on = "", None
+        return False
+    if source.problem_on is None:
+        source.problem, source.problem_on = problem, today
+        return True
+    if problem.startswith("moved") != source.problem.startswith("moved"):
+        # A different kind of problem (a dead page that now moves, or the reverse) is news.
+        source.problem, source.problem_on = problem, today
+        return True
+    return False
+
+
+def check_sources(*, sources, dry_run=False, concurrency=None, timeout=None, now=None):
+    """Check each of ``sources`` (an iterable of Source) and save what was found, unless ``dry_run``.
+
+    Returns one Outcome per source, in the order given.
+    """
+    sources = list(sources)
+    found = fetch_all((s.url for s in sources), concurrency=concurrency, timeout=timeout)
+    now = now or timezone.now()
+    outcomes = []
+    for source in sources:
+        fetched = found[source.url]
+        new_problem = apply_result(source, fetched, now=now)
+        if not dry_run:
+            source.save(update_fields=CHECK_FIELDS)
+        outcomes.append(Outcome(source=source, fetched=fetched, new_problem=new_problem))
+    return outcomes
+
+
+def describe(outcome):
+    """One line in words for an editor: what the check found."""
+    source, fetched = outcome.source, outcome.fetched
+    found = f"HTTP {fetched.status}" if fetched.error == "" else fetched.error
+    if fetched.final_url and fetched.final_url != source.url:
+        found += f", ended at {fetched.final_url}"
+    notes = [text for text in (source.problem_text, source.text_changed_text) if text]
+    if fetched.failed and not source.problem_on:
+        notes.append(f"{source.failures} failed check{'s' if source.failures != 1 else ''} in a row")
+    return f"{found}" + (f" ({'; '.join(notes)})" if notes else "")
