@@ -102,5 +102,6 @@ def edit_url(correction):
     """The change page of what a correction is about, at the fact it names when it names one."""
     if correction.vendor_id:
         url = reverse("admin:vendors_vendor_change", args=[correction.vendor_id])
-        return url + ("#facts-group" if correction.fact_id else "")
+        # The fact's own row (its anchor on the change page: vendors/admin/staleness.py row_anchor).
+        return url + (f"#fact-{correction.fact_id}" if correction.fact_id else "")
     return reverse("admin:comparisons_comparison_change", args=[correction.comparison_id])

@@ -209,7 +209,9 @@ def test_an_editor_accepts_a_correction_and_lands_on_the_page_to_edit(editor_cli
     response = editor_client.post(change, {"editor_note": "Checked the spec sheet.", "_accept": "1"})
 
     assert response.status_code == 302
-    assert response["Location"] == reverse("admin:vendors_vendor_change", args=[vendor.pk]) + "#facts-group"
+    edit_page = reverse("admin:vendors_vendor_change", args=[vendor.pk])
+    assert response["Location"] == f"{edit_page}#fact-{vendor.fact.pk}"
+    assert f'id="fact-{vendor.fact.pk}"' in editor_client.get(edit_page).content.decode()
     correction.refresh_from_db()
     assert correction.status == Correction.Status.ACCEPTED
     assert correction.handled_by.groups.filter(name="Editor").exists() and correction.handled_at
