@@ -47,3 +47,16 @@ PAGE_TYPES = {
     "/api/v1/docs/": (200, ".opblock"),
     "/no-such-page/": (404, "main h1"),
 }
+
+
+def whole_page_screenshot(page, path):
+    """The whole page in one picture, with sticky bars where a reader meets them at the end.
+
+    A full-page screenshot of a short window paints a sticky bar (the rankings' "Compare
+    selected") over the rows in the middle; a window as tall as the page puts it in place.
+    """
+    size = page.viewport_size
+    height = page.evaluate("document.scrollingElement.scrollHeight")
+    page.set_viewport_size({"width": size["width"], "height": height})
+    page.screenshot(path=str(path))
+    page.set_viewport_size(size)

@@ -5,7 +5,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.shots import SCREENSHOTS, STYLESHEET, png_size
+from tests.e2e.shots import SCREENSHOTS, STYLESHEET, png_size, whole_page_screenshot
 from vendors import selectors
 from vendors.demo import load_demo
 
@@ -115,6 +115,6 @@ def test_screenshots_of_profile_and_rankings(open_page):
     page.goto("/")
     expect(page.locator("table.rankings")).to_be_visible()
     path = SCREENSHOTS / "rankings-390.png"
-    page.screenshot(path=str(path), full_page=True)
+    whole_page_screenshot(page, path)
     assert png_size(path)[0] == 390
     watcher.assert_clean()
