@@ -12,9 +12,10 @@ VERIFIED_COMMENT = "Marked verified today."
 
 
 @transaction.atomic
-def mark_verified(*, user, facts=None, vendors=None, today=None):
-    """Stamp today's date and ``user`` as verified: on the ``facts`` queryset, or on every
-    fact, event and score of the ``vendors`` queryset.
+def mark_verified(*, user, facts=None, events=None, scores=None, vendors=None, today=None):
+    """Stamp today's date and ``user`` as verified: on the rows of the ``facts``, ``events``
+    and ``scores`` querysets given, or on every fact, event and score of the ``vendors``
+    queryset.
 
     Each vendor touched gets a revision (its history says who verified it, and a change
     form opened before is refused rather than saved over the new dates), and its live
@@ -32,11 +33,16 @@ def mark_verified(*, user, facts=None, vendors=None, today=None):
             counts[model] = model.objects.filter(vendor__in=vendor_pks).update(**stamp)
         counts[Vendor] = len(vendor_pks)
     else:
-        fact_pks = list(facts.values_list("pk", flat=True))
-        vendor_pks = list(
-            Fact.objects.filter(pk__in=fact_pks).order_by().values_list("vendor", flat=True).distinct()
-        )
-        counts[Fact] = Fact.objects.filter(pk__in=fact_pks).update(**stamp)
+        vendor_pks = set()
+        for model, rows in ((Fact, facts), (Event, events), (Score, scores)):
+            if rows is None:
+                continue
+            pks = list(rows.values_list("pk", flat=True))
+            vendor_pks.update(
+                model.objects.filter(pk__in=pks).order_by().values_list("vendor", flat=True).distinct()
+            )
+            counts[model] = model.objects.filter(pk__in=pks).update(**stamp)
+        vendor_pks = sorted(vendor_pks)
     for vendor in Vendor.objects.filter(pk__in=vendor_pks):
         record_revision(vendor, user=user, comment=VERIFIED_COMMENT)
         workflow.refresh_verification(obj=vendor, user=user)

@@ -134,7 +134,7 @@ class TestQueue:
 
         page = admin_client.get(QUEUE).content.decode()
 
-        assert f'<a href="/admin/vendors/vendor/{vendor.pk}/change/#facts-group">Edit</a>' in page
+        assert f'<a href="/admin/vendors/vendor/{vendor.pk}/change/#fact-{fact.pk}">Edit</a>' in page
         assert vendor.name in page and fact.attribute.name in page and superuser.username in page
         assert ">100<" in page  # days since verified
         assert "x" * 79 + "…" in page and "x" * 81 not in page
@@ -144,15 +144,15 @@ class TestQueue:
 
         assert "never verified" in admin_client.get(QUEUE).content.decode()
 
-    def test_the_edit_page_opens_on_the_facts(self, admin_client, vendor):
+    def test_the_edit_page_opens_on_the_fact_itself(self, admin_client, vendor):
         fact = f.make_fact(vendor=vendor, verified_on=None)
 
         page = admin_client.get(f"/admin/vendors/vendor/{vendor.pk}/change/").content.decode()
-        assert 'id="facts-group"' in page
+        assert f'id="fact-{fact.pk}"' in page
         # The queue has no form of its own: a fact is edited on its vendor's page.
         response = admin_client.get(f"{QUEUE}{fact.pk}/change/")
         assert response.status_code == 302
-        assert response["Location"] == f"/admin/vendors/vendor/{vendor.pk}/change/#facts-group"
+        assert response["Location"] == f"/admin/vendors/vendor/{vendor.pk}/change/#fact-{fact.pk}"
 
     def test_filters_by_vendor_lane_and_attribute(self, admin_client):
         lane_a, lane_b = f.make_lane(), f.make_lane()
@@ -235,7 +235,7 @@ class TestQueue:
 
         assert client.get(QUEUE).status_code == 403
         index = client.get("/admin/").content.decode()
-        assert "Staleness queue" not in index and "stale fact" not in index
+        assert "Staleness queue" not in index and "stale row" not in index
 
     def test_view_only_may_look_but_not_mark(self, client, vendor):
         user = f.make_staff_user(group="Editor")
@@ -437,41 +437,45 @@ class TestVerifiedByOnTheChangeForm:
 
 
 class TestAdminIndex:
-    def test_shows_how_many_facts_are_stale_with_a_link_to_the_queue(self, admin_client, vendor):
+    def test_shows_how_many_rows_are_stale_with_a_link_to_the_queue(self, admin_client, vendor):
         f.make_fact(vendor=vendor, verified_on=None)
         f.make_fact(vendor=vendor, verified_on=days_ago(91))
         f.make_fact(vendor=vendor, verified_on=days_ago(5))
+        f.make_event(vendor=vendor, verified_on=None)
 
         page = admin_client.get("/admin/").content.decode()
 
-        assert f'<a href="{QUEUE}">2 stale facts</a> (not verified in the last 90 days)' in page
+        assert (
+            f'<a href="{QUEUE}">3 stale rows</a> (2 facts, 1 event, 0 scores: not verified in the last'
+            in page
+        )
+        assert "90 days, or citing a source that failed its checks)" in page
 
     def test_follows_the_setting(self, admin_client, vendor, settings):
         settings.FRESHNESS_DAYS = 30
         f.make_fact(vendor=vendor, verified_on=days_ago(31))
 
-        assert (
-            "1 stale fact</a> (not verified in the last 30 days)"
-            in admin_client.get("/admin/").content.decode()
+        assert "1 stale row</a> (1 fact, 0 events, 0 scores: not verified in the last 30 days" in (
+            admin_client.get("/admin/").content.decode()
         )
 
-    def test_one_count_query(self, superuser, django_assert_num_queries):
+    def test_one_count_query_per_kind(self, superuser, django_assert_num_queries):
         from django.template import engines
         from django.test import RequestFactory
 
         request = RequestFactory().get("/admin/")
         request.user = superuser
         template = engines["django"].from_string("{% load staleness %}{% stale_facts as s %}{{ s.count }}")
-        with django_assert_num_queries(1):
+        with django_assert_num_queries(3):
             assert template.render({"request": request}) == "0"
 
-    def test_not_shown_to_a_user_who_may_not_view_facts(self, client):
+    def test_not_shown_to_a_user_who_may_not_view_facts_events_or_scores(self, client):
         user = f.make_staff_user(group="Editor")
         user.groups.clear()
         user.user_permissions.add(Permission.objects.get(codename="view_vendor"))
         client.force_login(user)
 
-        assert "stale fact" not in client.get("/admin/").content.decode()
+        assert "stale row" not in client.get("/admin/").content.decode()
 
 
 # --- The public profile -----------------------------------------------------------------
@@ -710,3 +714,141 @@ class TestVerifyingALivePage:
         later = services.live_version(vendor, at=goes_live + dt.timedelta(minutes=1))
         assert later.verified_on == timezone.localdate()
         assert [faq["question"] for faq in later.document["faqs"]] == ["Who can buy it?"]
+
+
+# --- Events and scores in the queue; one row at a time ----------------------------------
+
+EVENTS = "/admin/vendors/staleevent/"
+SCORES = "/admin/vendors/stalescore/"
+
+
+def verify_row(client, url, obj):
+    return client.post(url, {"verify_row": obj.pk}, follow=True)
+
+
+class TestQueueOfEventsAndScores:
+    def test_events_and_scores_follow_the_same_rule_as_facts(self, admin_client, vendor):
+        old_event = f.make_event(vendor=vendor, verified_on=days_ago(91))
+        f.make_event(vendor=vendor, verified_on=days_ago(90))
+        never_score = f.make_score(vendor=vendor, verified_on=None)
+        f.make_score(vendor=vendor, verified_on=days_ago(3))
+
+        assert queue_rows(admin_client.get(EVENTS)) == [old_event.pk]
+        assert queue_rows(admin_client.get(SCORES)) == [never_score.pk]
+
+    def test_the_menu_counts_each_kind_and_links_to_it(self, admin_client, vendor):
+        f.make_fact(vendor=vendor, verified_on=None)
+        f.make_event(vendor=vendor, verified_on=None)
+        f.make_event(vendor=vendor, verified_on=None)
+
+        text = page_text(admin_client.get(EVENTS))
+
+        assert "Facts (1) Events (2) Scores (0)" in text
+        assert "Staleness queue: events not verified in the last 90 days, oldest first" in text
+        assert "2 stale events" in text
+
+    def test_each_row_links_to_its_own_row_on_the_vendors_page(self, admin_client, vendor):
+        event = f.make_event(vendor=vendor, verified_on=None)
+        score = f.make_score(vendor=vendor, verified_on=None)
+        page = admin_client.get(f"/admin/vendors/vendor/{vendor.pk}/change/").content.decode()
+
+        for url, obj, anchor in ((EVENTS, event, "event"), (SCORES, score, "score")):
+            link = f"/admin/vendors/vendor/{vendor.pk}/change/#{anchor}-{obj.pk}"
+            assert f'<a href="{link}">Edit</a>' in admin_client.get(url).content.decode()
+            assert f'id="{anchor}-{obj.pk}"' in page
+            assert admin_client.get(f"{url}{obj.pk}/change/")["Location"] == link
+
+    @pytest.mark.parametrize(
+        ("url", "make"),
+        [(QUEUE, f.make_fact), (EVENTS, f.make_event), (SCORES, f.make_score)],
+        ids=["fact", "event", "score"],
+    )
+    def test_one_row_is_marked_verified_by_its_own_button(self, admin_client, superuser, vendor, url, make):
+        picked, left = make(vendor=vendor, verified_on=None), make(vendor=vendor, verified_on=None)
+        revisions = Version.objects.get_for_object(vendor).count()
+
+        response = verify_row(admin_client, url, picked)
+
+        name = type(picked)._meta.verbose_name
+        assert f"Marked 1 {name} verified today on 1 vendor." in page_text(response)
+        picked.refresh_from_db()
+        assert (picked.verified_on, picked.verified_by) == (timezone.localdate(), superuser)
+        assert queue_rows(response) == [left.pk]
+        assert Version.objects.get_for_object(vendor).count() == revisions + 1
+
+    def test_each_row_has_a_labelled_button(self, admin_client, vendor):
+        score = f.make_score(vendor=vendor, verified_on=None)
+
+        page = admin_client.get(SCORES).content.decode()
+
+        assert f'name="verify_row" value="{score.pk}">Mark verified today</button>' in page
+
+    def test_the_action_marks_ticked_events(self, admin_client, vendor):
+        events = [f.make_event(vendor=vendor, verified_on=None) for _ in range(2)]
+
+        response = run_action(admin_client, EVENTS, "mark_verified_today", events)
+
+        assert "Marked 2 events verified today on 1 vendor." in page_text(response)
+        assert not Event.objects.stale().exists()
+
+    def test_a_view_only_user_sees_no_button_and_a_forged_one_changes_nothing(self, client, vendor):
+        user = f.make_staff_user(group="Editor")
+        user.groups.clear()
+        user.user_permissions.add(Permission.objects.get(codename="view_score"))
+        score = f.make_score(vendor=vendor, verified_on=None)
+        client.force_login(user)
+
+        assert "verify_row" not in client.get(SCORES).content.decode()
+        response = verify_row(client, SCORES, score)
+
+        assert "You may look at this queue but not mark rows verified." in page_text(response)
+        score.refresh_from_db()
+        assert score.verified_on is None
+
+    def test_a_row_that_is_gone_or_a_forged_value_is_named_not_a_500(self, admin_client, vendor):
+        score = f.make_score(vendor=vendor, verified_on=None)
+
+        for value in (score.pk + 1000, "abc", ""):
+            response = admin_client.post(SCORES, {"verify_row": value}, follow=True)
+            assert "That score no longer exists." in page_text(response)
+        score.refresh_from_db()
+        assert score.verified_on is None
+
+    def test_the_reason_is_given_in_words_with_a_failing_source(self, admin_client, vendor):
+        dead = f.make_source(problem="returned 404", problem_on=timezone.localdate() - dt.timedelta(days=1))
+        changed = f.make_source(text_changed_since=dt.date(2026, 11, 28), accessed_on=dt.date(2026, 11, 1))
+        fact = f.make_fact(vendor=vendor, verified_on=days_ago(5), sources=[dead, changed])
+        f.make_fact(vendor=vendor, verified_on=days_ago(200))
+
+        text = page_text(admin_client.get(QUEUE))
+
+        assert fact.pk in queue_rows(admin_client.get(QUEUE))
+        assert dead.problem_text.startswith("source returned 404 on ") and dead.problem_text in text
+        assert "page text changed since 28 Nov" in text
+        assert "not verified in 200 days" in text
+
+    # Session, user, 3 counts for the menu, the filters' choices (vendors, lanes, and
+    # attributes or axes), 2 counts, a site-settings check, the rows, their flagged sources.
+    @pytest.mark.parametrize(
+        ("url", "queries"), [(QUEUE, 13), (EVENTS, 12), (SCORES, 13)], ids=["facts", "events", "scores"]
+    )
+    def test_query_count_is_the_same_at_two_sizes(
+        self, admin_client, django_assert_num_queries, url, queries
+    ):
+        source = f.make_source(problem="returned 404", problem_on=timezone.localdate())
+
+        def fill(vendors):
+            for _ in range(vendors):
+                vendor = f.make_vendor()
+                for _ in range(3):
+                    f.make_fact(vendor=vendor, verified_on=None, sources=[source])
+                    f.make_event(vendor=vendor, verified_on=None, sources=[source])
+                f.make_score(vendor=vendor, verified_on=None, sources=[source])
+
+        fill(1)
+        admin_client.get(url)  # warm the session and the content types
+        with django_assert_num_queries(queries):
+            assert admin_client.get(url).status_code == 200
+        fill(4)
+        with django_assert_num_queries(queries):
+            assert admin_client.get(url).status_code == 200

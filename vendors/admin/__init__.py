@@ -5,7 +5,7 @@ from django.contrib import admin
 from .editing import CitedInline, CitesSources, FillsPositions, PositionedInlineForm, ResolvesChoicesOnce
 from .profile import VendorAdmin
 from .reference import SourceAdmin, citation_relations
-from .staleness import StaleFactAdmin
+from .staleness import StaleEventAdmin, StaleFactAdmin, StaleScoreAdmin
 
 admin.site.site_header = "chipsite editorial admin"
 admin.site.site_title = "chipsite admin"
@@ -20,7 +20,9 @@ __all__ = [
     "PositionedInlineForm",
     "ResolvesChoicesOnce",
     "SourceAdmin",
+    "StaleEventAdmin",
     "StaleFactAdmin",
+    "StaleScoreAdmin",
     "VendorAdmin",
     "citation_relations",
 ]

@@ -1,20 +1,28 @@
-"""Verification: “Mark verified today”, and the staleness queue of facts gone stale."""
+"""Verification: “Mark verified today”, and the staleness queue of facts, events and scores.
+
+The queue is one list per kind (facts, events, scores) under one menu, each with the same
+rule (VerifiableQuerySet.stale()), the same columns and the same ways out: an “Edit” link
+to the row itself on its vendor's page (``#fact-12``), a “Mark verified today” button on
+each row, and the action for the rows ticked.
+"""
 
 from django.conf import settings
 from django.contrib import admin, messages
 from django.db.models import F
+from django.http import HttpResponseRedirect
 from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
 from django.utils.text import Truncator
 
 from editorial.admin_input import ValidatesInitial
 
-from ..models import Fact, StaleFact
+from ..models import Event, Fact, Score, StaleEvent, StaleFact, StaleScore, stale_before
 from ..services import mark_verified
 
 MARK_VERIFIED_LABEL = "Mark verified today"
+VERIFY_ROW = "verify_row"
 
 
 def plural(count, singular, plural=None):
@@ -25,51 +33,103 @@ def _days_since(day, *, today=None):
     return ((today or timezone.localdate()) - day).days
 
 
-@admin.register(StaleFact)
-class StaleFactAdmin(ValidatesInitial, admin.ModelAdmin):
-    """The staleness queue: facts not verified within settings.FRESHNESS_DAYS, oldest first.
+def row_anchor(obj):
+    """The id of ``obj``'s row on its vendor's change page (templates/admin/vendors/vendor/edit_inline/)."""
+    return f"{obj._meta.concrete_model._meta.model_name}-{obj.pk}"
+
+
+def row_edit_url(obj):
+    """``obj``'s own row on its vendor's change page."""
+    return reverse("admin:vendors_vendor_change", args=[obj.vendor_id]) + "#" + row_anchor(obj)
+
+
+# The kinds of row the queue lists, in its menu's order: (proxy, concrete model, keyword for mark_verified).
+QUEUES = [(StaleFact, Fact, "facts"), (StaleEvent, Event, "events"), (StaleScore, Score, "scores")]
+
+
+def queue_counts(user):
+    """[(label, count, url)] for each kind ``user`` may view: one COUNT query each."""
+    return [
+        (
+            concrete._meta.verbose_name_plural,
+            concrete.objects.stale().count(),
+            reverse(f"admin:vendors_{proxy._meta.model_name}_changelist"),
+        )
+        for proxy, concrete, _ in QUEUES
+        if user.has_perm(f"vendors.view_{concrete._meta.model_name}")
+        or user.has_perm(f"vendors.change_{concrete._meta.model_name}")
+    ]
+
+
+class StaleQueueAdmin(ValidatesInitial, admin.ModelAdmin):
+    """One kind of the staleness queue: rows not verified within settings.FRESHNESS_DAYS or
+    citing a source with a problem, oldest first.
 
     Rows are edited on their vendor's page (where revisions are kept), so this list has no
-    add, change or delete form of its own: its “Edit” link and its action are the way in.
-    It uses the Fact permissions, which the Editor and Publisher groups already hold.
+    add, change or delete form of its own. It uses the concrete model's permissions (a
+    proxy's own are not created), which the Editor and Publisher groups already hold.
     """
 
-    list_display = [
-        "vendor",
-        "attribute",
-        "short_value",
-        "verified_on",
-        "verified_by",
-        "days_since_verified",
-        "edit_link",
-    ]
+    change_list_template = "admin/vendors/staleness/change_list.html"
     list_display_links = None
     list_filter = [
         ("vendor", admin.RelatedOnlyFieldListFilter),
         ("vendor__lane", admin.RelatedOnlyFieldListFilter),
-        ("attribute", admin.RelatedOnlyFieldListFilter),
     ]
-    list_select_related = ["vendor", "attribute", "verified_by"]
-    search_fields = ["value", "vendor__name"]
-    ordering = [F("verified_on").asc(nulls_first=True), "vendor__name", "attribute__position", "pk"]
     actions = ["mark_verified_today"]
     list_per_page = 100
+    item_fields = []  # what names the row beside its vendor, e.g. the attribute
+
+    @property
+    def concrete(self):
+        return self.model._meta.concrete_model
+
+    @property
+    def kind(self):
+        return self.concrete._meta.verbose_name_plural  # "facts"
+
+    def get_list_display(self, request):
+        return [
+            "vendor",
+            *self.item_fields,
+            "short_value",
+            "verified_on",
+            "verified_by",
+            "days_since_verified",
+            "why",
+            "edit_link",
+            *(["verify_button"] if self.has_change_permission(request) else []),
+        ]
+
+    def get_ordering(self, request):
+        return [F("verified_on").asc(nulls_first=True), "vendor__name", *self.tie_break, "pk"]
 
     def get_queryset(self, request):
-        return super().get_queryset(request).stale()
+        return super().get_queryset(request).stale().with_source_problems()
 
     def changelist_view(self, request, extra_context=None):
+        if request.method == "POST" and VERIFY_ROW in request.POST:
+            return self._verify_one(request)
         days = settings.FRESHNESS_DAYS
-        title = f"Staleness queue: facts not verified in the last {days} days, oldest first"
-        return super().changelist_view(request, {"title": title, **(extra_context or {})})
+        context = {
+            "title": f"Staleness queue: {self.kind} not verified in the last {days} days, oldest first",
+            "queue_menu": queue_counts(request.user),
+            "queue_kind": self.kind,
+            "queue_item": self.concrete._meta.verbose_name,
+            **(extra_context or {}),
+        }
+        return super().changelist_view(request, context)
 
-    # Permissions: a proxy model's own codenames are not used; the Fact ones are.
+    # Permissions: a proxy model's own codenames are not used; the concrete model's are.
+
+    def _perm(self, action):
+        return f"vendors.{action}_{self.concrete._meta.model_name}"
 
     def has_view_permission(self, request, obj=None):
-        return request.user.has_perm("vendors.view_fact") or self.has_change_permission(request, obj)
+        return request.user.has_perm(self._perm("view")) or self.has_change_permission(request, obj)
 
     def has_change_permission(self, request, obj=None):
-        return request.user.has_perm("vendors.change_fact")
+        return request.user.has_perm(self._perm("change"))
 
     def has_add_permission(self, request):
         return False
@@ -78,36 +138,114 @@ class StaleFactAdmin(ValidatesInitial, admin.ModelAdmin):
         return False
 
     def change_view(self, request, object_id, form_url="", extra_context=None):
-        """A fact is edited on its vendor's page, so that the change is kept in its revisions."""
-        fact = self.get_object(request, object_id)
-        if fact is None or not self.has_view_permission(request, fact):
-            return redirect(reverse("admin:vendors_stalefact_changelist"))
-        return redirect(self._edit_url(fact))
+        """A row is edited on its vendor's page, so that the change is kept in its revisions."""
+        obj = self.get_object(request, object_id)
+        if obj is None or not self.has_view_permission(request, obj):
+            return redirect(reverse(f"admin:vendors_{self.model._meta.model_name}_changelist"))
+        return redirect(row_edit_url(obj))
 
     # Columns.
-
-    @admin.display(description="value")
-    def short_value(self, obj):
-        return Truncator(obj.value).chars(80)
 
     @admin.display(description="days since verified", ordering=F("verified_on").desc(nulls_last=True))
     def days_since_verified(self, obj):
         return "never verified" if obj.verified_on is None else _days_since(obj.verified_on)
 
+    @admin.display(description="why")
+    def why(self, obj):
+        """Why the row is here, in words: its age, and any problem its sources' checks found."""
+        reasons = []
+        if obj.verified_on is None:
+            reasons.append("never verified")
+        elif obj.verified_on < stale_before():
+            reasons.append(f"not verified in {_days_since(obj.verified_on)} days")
+        for source in obj.checked_sources:
+            if source.problem_on and (obj.verified_on is None or source.problem_on > obj.verified_on):
+                reasons.append(source.problem_text)
+            elif source.text_changed_text:
+                reasons.append(source.text_changed_text)
+        return format_html_join("", "<div>{}</div>", ((reason,) for reason in reasons))
+
     @admin.display(description="edit")
     def edit_link(self, obj):
-        return format_html('<a href="{}">Edit</a>', self._edit_url(obj))
+        return format_html('<a href="{}">Edit</a>', row_edit_url(obj))
 
-    @staticmethod
-    def _edit_url(fact):
-        return reverse("admin:vendors_vendor_change", args=[fact.vendor_id]) + "#facts-group"
+    @admin.display(description="verify")
+    def verify_button(self, obj):
+        # A button of the list's own form (it carries the CSRF token); changelist_view reads it.
+        return format_html(
+            '<button type="submit" class="button" name="{}" value="{}">{}</button>',
+            VERIFY_ROW,
+            obj.pk,
+            MARK_VERIFIED_LABEL,
+        )
 
-    # The action.
+    # Verifying.
+
+    def _mark(self, request, rows):
+        keyword = next(name for proxy, _, name in QUEUES if proxy is self.model)
+        counts, vendor_pks = mark_verified(user=request.user, **{keyword: rows})
+        singular = self.concrete._meta.verbose_name
+        messages.success(
+            request,
+            f"Marked {plural(counts[self.concrete], singular)} verified today on "
+            f"{plural(len(vendor_pks), 'vendor')}.",
+        )
+
+    def _verify_one(self, request):
+        """The row's own “Mark verified today” button; a row that is gone (or a forged value) is named."""
+        pk = request.POST[VERIFY_ROW]
+        rows = self.concrete.objects.filter(pk=int(pk)) if pk.isdigit() else self.concrete.objects.none()
+        if not self.has_change_permission(request):
+            messages.error(request, "You may look at this queue but not mark rows verified.")
+        elif not rows.exists():
+            messages.error(request, f"That {self.concrete._meta.verbose_name} no longer exists.")
+        else:
+            self._mark(request, rows)
+        return HttpResponseRedirect(request.get_full_path())
 
     @admin.action(description=MARK_VERIFIED_LABEL, permissions=["change"])
     def mark_verified_today(self, request, queryset):
-        counts, vendor_pks = mark_verified(user=request.user, facts=queryset)
-        messages.success(
-            request,
-            f"Marked {plural(counts[Fact], 'fact')} verified today on {plural(len(vendor_pks), 'vendor')}.",
-        )
+        self._mark(request, queryset)
+
+
+@admin.register(StaleFact)
+class StaleFactAdmin(StaleQueueAdmin):
+    item_fields = ["attribute"]
+    tie_break = ["attribute__position"]
+    list_filter = [*StaleQueueAdmin.list_filter, ("attribute", admin.RelatedOnlyFieldListFilter)]
+    list_select_related = ["vendor", "attribute", "verified_by"]
+    search_fields = ["value", "vendor__name"]
+
+    @admin.display(description="value")
+    def short_value(self, obj):
+        return Truncator(obj.value).chars(80)
+
+
+@admin.register(StaleEvent)
+class StaleEventAdmin(StaleQueueAdmin):
+    item_fields = ["date_text"]
+    tie_break = ["date"]
+    list_select_related = ["vendor", "verified_by"]
+    search_fields = ["text", "vendor__name"]
+
+    @admin.display(description="date", ordering="date")
+    def date_text(self, obj):
+        return obj.display_date
+
+    @admin.display(description="what changed")
+    def short_value(self, obj):
+        return Truncator(obj.text).chars(80)
+
+
+@admin.register(StaleScore)
+class StaleScoreAdmin(StaleQueueAdmin):
+    item_fields = ["axis"]
+    tie_break = ["axis__position"]
+    list_filter = [*StaleQueueAdmin.list_filter, ("axis", admin.RelatedOnlyFieldListFilter)]
+    list_select_related = ["vendor", "axis", "verified_by"]
+    search_fields = ["reason", "vendor__name"]
+
+    @admin.display(description="score")
+    def short_value(self, obj):
+        reason = Truncator(obj.reason).chars(60)
+        return f"{obj.value}" + (f": {reason}" if reason else "")

@@ -1,14 +1,14 @@
 """``{% stale_facts as stale %}``: the staleness queue's size, for the admin index.
 
-``stale`` is None for a user who may not view facts; otherwise it has ``count`` (one
-COUNT query), ``days`` (settings.FRESHNESS_DAYS) and ``url`` (the queue).
+``stale`` is None for a user who may view none of facts, events and scores; otherwise it
+has ``count`` (all kinds the user may view, one COUNT query per kind), ``parts`` (“3 facts,
+1 event”), ``days`` (settings.FRESHNESS_DAYS) and ``url`` (the first kind's queue).
 """
 
 from django import template
 from django.conf import settings
-from django.urls import reverse
 
-from vendors.models import Fact
+from vendors.admin.staleness import plural, queue_counts
 
 register = template.Library()
 
@@ -17,10 +17,12 @@ register = template.Library()
 def stale_facts(context):
     request = context.get("request")
     user = getattr(request, "user", None)
-    if user is None or not (user.has_perm("vendors.view_fact") or user.has_perm("vendors.change_fact")):
+    kinds = queue_counts(user) if user is not None else []
+    if not kinds:
         return None
     return {
-        "count": Fact.objects.stale().count(),
+        "count": sum(count for _, count, _ in kinds),
+        "parts": ", ".join(plural(count, label.removesuffix("s")) for label, count, _ in kinds),
         "days": settings.FRESHNESS_DAYS,
-        "url": reverse("admin:vendors_stalefact_changelist"),
+        "url": next((url for _, count, url in kinds if count), kinds[0][2]),
     }
