@@ -146,20 +146,22 @@ def test_five_vendor_comparison_keeps_the_vendor_names_in_view_while_reading_its
         assert box["y"] >= 0 and box["y"] + box["height"] <= read["y"], th.text_content()
     watcher.assert_clean()
 
-    # Phone: every cell of a row is a card line that names its vendor.
-    page, watcher = open_page(viewport=PHONE)
-    page.goto(FIVE_VENDORS)
-    row = page.locator(
-        "table.compare tr", has=page.get_by_role("rowheader", name="Software", exact=True)
-    ).last
-    cells = row.locator("td")
-    labels = [c.evaluate("td => getComputedStyle(td, '::before').content") for c in cells.all()]
-    assert labels == [f'"{name}"' for name in names]
-    for cell in cells.all():
-        box = cell.bounding_box()
-        assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
-    assert page.evaluate("document.scrollingElement.scrollWidth") <= PHONE["width"]
-    watcher.assert_clean()
+    # A phone, and a tablet too narrow for five columns: every cell of a row is a card line
+    # that names its vendor.
+    for viewport in (PHONE, {"width": 800, "height": 1000}):
+        page, watcher = open_page(viewport=viewport)
+        page.goto(FIVE_VENDORS)
+        row = page.locator(
+            "table.compare tr", has=page.get_by_role("rowheader", name="Software", exact=True)
+        ).last
+        cells = row.locator("td")
+        labels = [c.evaluate("td => getComputedStyle(td, '::before').content") for c in cells.all()]
+        assert labels == [f'"{name}"' for name in names]
+        for cell in cells.all():
+            box = cell.bounding_box()
+            assert box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"]
+        assert page.evaluate("document.scrollingElement.scrollWidth") <= viewport["width"]
+        watcher.assert_clean()
 
 
 @pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["390", "1280"])
