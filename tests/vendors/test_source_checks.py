@@ -7,6 +7,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from io import StringIO
 
 import pytest
+from django.contrib.auth.models import Permission
 from django.core.management import CommandError, call_command
 from django.utils import timezone
 
@@ -307,3 +308,77 @@ class TestCommand:
     def test_a_limit_of_zero_is_refused(self):
         with pytest.raises(CommandError, match="--limit must be more than 0"):
             call_command("check_sources", "--limit", "0", stdout=StringIO())
+
+
+class TestSourceAdmin:
+    def test_the_button_checks_one_source_and_the_page_says_what_it_found(self, site, admin_client):
+        site.pages["/spec"] = (200, PAGE, {})
+        source = f.make_source(url=site.url("/spec"))
+        other = f.make_source(url=site.url("/other"))
+        change = f"/admin/vendors/source/{source.pk}/change/"
+        page = admin_client.get(change).content.decode()
+        assert "Never checked." in page
+        assert (
+            f'action="/admin/vendors/source/{source.pk}/check/"' in page and "Check this source now" in page
+        )
+
+        response = admin_client.post(f"/admin/vendors/source/{source.pk}/check/", follow=True)
+
+        text = " ".join(response.content.decode().split())
+        assert f"Checked “{source.title}”: HTTP 200." in text
+        assert ": HTTP 200" in text and site.url("/spec") in text  # the Last check section
+        assert [path for path, _ in site.requests] == ["/spec"]
+        other.refresh_from_db()
+        assert other.checked_at is None
+
+    def test_a_failing_source_shows_its_problem(self, site, admin_client):
+        source = f.make_source(url=site.url("/gone"))
+        for _ in range(2):
+            response = admin_client.post(f"/admin/vendors/source/{source.pk}/check/", follow=True)
+
+        text = " ".join(response.content.decode().split())
+        assert f"HTTP 404 (source returned 404 on {today_words()})" in text
+        listed = admin_client.get("/admin/vendors/source/", {"check": "problem"}).content.decode()
+        assert source.title in listed
+
+    def test_a_get_or_an_editor_without_the_change_permission_fetches_nothing(self, site, client):
+        source = f.make_source(url=site.url("/spec"))
+        viewer = f.make_staff_user(group="Editor")
+        viewer.groups.clear()
+        viewer.user_permissions.add(Permission.objects.get(codename="view_source"))
+        client.force_login(viewer)
+
+        assert (
+            "Check this source now"
+            not in client.get(f"/admin/vendors/source/{source.pk}/change/").content.decode()
+        )
+        assert client.post(f"/admin/vendors/source/{source.pk}/check/").status_code == 403
+        assert client.get(f"/admin/vendors/source/{source.pk}/check/").status_code == 403
+        assert site.requests == []
+
+    def test_the_archived_copy_is_edited_with_the_source(self, admin_client):
+        source = f.make_source()
+        archive = f"https://web.archive.org/web/2026/{source.url}"
+        data = {"title": source.title, "publisher": source.publisher, "url": source.url}
+        data |= {"archive_url": archive, "accessed_on": "2026-11-01", "notes": ""}
+
+        response = admin_client.post(f"/admin/vendors/source/{source.pk}/change/", data)
+
+        assert response.status_code == 302
+        source.refresh_from_db()
+        assert source.archive_url == archive
+
+    def test_an_archived_copy_that_is_not_http_is_refused(self, admin_client):
+        source = f.make_source()
+        data = {
+            "title": source.title,
+            "publisher": "",
+            "url": source.url,
+            "archive_url": "javascript:alert(1)",
+        }
+
+        response = admin_client.post(f"/admin/vendors/source/{source.pk}/change/", data | {"notes": ""})
+
+        assert response.status_code == 200 and "archive_url" in response.context["adminform"].form.errors
+        source.refresh_from_db()
+        assert source.archive_url == ""

@@ -1,8 +1,14 @@
 """The shared vocabulary and sources: lanes, attributes, axes, sources, site settings."""
 
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
 from django.db.models import Count, OuterRef, Subquery, Value
 from django.db.models.functions import Coalesce
+from django.shortcuts import redirect
+from django.urls import path as url_path
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.html import format_html_join
 
 from editorial.admin_input import ValidatesInitial
@@ -17,6 +23,7 @@ from ..models import (
     Source,
 )
 from ..publishing import refresh_totals
+from ..source_checks import check_sources, describe
 
 
 class ChangesPublicPages(ValidatesInitial):
@@ -82,13 +89,66 @@ class AxisAdmin(ChangesPublicPages, admin.ModelAdmin):
         refresh_totals()
 
 
+class SourceHealthFilter(admin.SimpleListFilter):
+    title = "last check"
+    parameter_name = "check"
+
+    def lookups(self, request, model_admin):
+        return [
+            ("problem", "Failing or moved"),
+            ("failed", "Failed the last check"),
+            ("changed", "Page text changed"),
+            ("never", "Never checked"),
+        ]
+
+    def queryset(self, request, queryset):
+        filters = {
+            "problem": {"problem_on__isnull": False},
+            "failed": {"failures__gt": 0},
+            "changed": {"text_changed_since__isnull": False},
+            "never": {"checked_at__isnull": True},
+        }
+        return queryset.filter(**filters[self.value()]) if self.value() in filters else queryset
+
+
 @admin.register(Source)
 class SourceAdmin(ValidatesInitial, admin.ModelAdmin):
-    list_display = ["title", "publisher", "url", "accessed_on", "citation_count"]
-    list_filter = ["accessed_on", "publisher"]
-    search_fields = ["title", "publisher", "url"]
-    readonly_fields = ["cited_by"]
-    fields = ["title", "publisher", "url", "accessed_on", "notes", "cited_by"]
+    change_form_template = "admin/vendors/source/change_form.html"
+    list_display = ["title", "publisher", "url", "accessed_on", "last_check", "citation_count"]
+    list_filter = [SourceHealthFilter, "accessed_on", "publisher"]
+    search_fields = ["title", "publisher", "url", "archive_url"]
+    readonly_fields = ["last_check", "final_url", "fingerprint", "failures", "cited_by"]
+    fieldsets = [
+        (None, {"fields": ["title", "publisher", "url", "archive_url", "accessed_on", "notes"]}),
+        ("Last check", {"fields": ["last_check", "final_url", "fingerprint", "failures"]}),
+        (None, {"fields": ["cited_by"]}),
+    ]
+
+    def get_urls(self):
+        check = self.admin_site.admin_view(self.check_view)
+        return [url_path("<path:object_id>/check/", check, name="vendors_source_check"), *super().get_urls()]
+
+    def check_view(self, request, object_id):
+        """“Check this source now”: one source, the same check as `manage.py check_sources`."""
+        source = self.get_object(request, object_id)
+        if source is None:
+            return self._get_obj_does_not_exist_redirect(request, self.opts, object_id)
+        if request.method != "POST" or not self.has_change_permission(request, source):
+            raise PermissionDenied
+        (outcome,) = check_sources(sources=[source])
+        level = messages.WARNING if outcome.fetched.failed or source.problem_on else messages.SUCCESS
+        self.message_user(request, f"Checked “{source}”: {describe(outcome)}.", level)
+        return redirect(reverse("admin:vendors_source_change", args=[source.pk]))
+
+    @admin.display(description="last check", ordering="checked_at")
+    def last_check(self, obj):
+        """When, what came back, and what it means, in words."""
+        if obj.checked_at is None:
+            return "Never checked."
+        found = f"HTTP {obj.check_status}" if not obj.check_error else obj.check_error
+        notes = [text for text in (obj.problem_text, obj.text_changed_text) if text]
+        when = date_format(timezone.localtime(obj.checked_at), "DATETIME_FORMAT")
+        return f"{when}: {found}" + (f" ({'; '.join(notes)})" if notes else "")
 
     def get_queryset(self, request):
         counts = [
