@@ -25,6 +25,7 @@ class SourceRef:
     publisher: str
     url: str
     accessed_on: dt.date | None
+    archive_url: str = ""  # an archived copy; versions published before it existed have none
 
 
 @dataclass
@@ -125,6 +126,7 @@ def read_sources(document):
             publisher=s["publisher"],
             url=s["url"],
             accessed_on=_date(s["accessed_on"]),
+            archive_url=s.get("archive_url", ""),
         )
         for pk, s in document["sources"].items()
     }

@@ -47,6 +47,7 @@ def cite_sources(row, sources):
             "publisher": source.publisher,
             "url": source.url,
             "accessed_on": iso_date(source.accessed_on),
+            "archive_url": source.archive_url,
         }
         ids.append(source.pk)
     return ids

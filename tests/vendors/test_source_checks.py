@@ -382,3 +382,45 @@ class TestSourceAdmin:
         assert response.status_code == 200 and "archive_url" in response.context["adminform"].form.errors
         source.refresh_from_db()
         assert source.archive_url == ""
+
+
+class TestArchivedCopyForReaders:
+    ARCHIVE = "https://web.archive.org/web/20261101000000/https://example.com/spec"
+
+    def test_the_profile_lists_the_archived_copy_beside_the_original(self, client):
+        vendor = f.make_vendor()
+        archived = f.make_source(title="Spec sheet", archive_url=self.ARCHIVE)
+        plain = f.make_source(title="Blog post")
+        f.make_fact(vendor=vendor, sources=[archived, plain])
+        f.publish(vendor)
+
+        html = client.get(vendor.get_absolute_url()).content.decode()
+
+        item = html[html.index(f'href="{archived.url}"') :].split("</li>", 1)[0]
+        assert f'<a href="{self.ARCHIVE}" rel="noopener nofollow"' in item and ">Archived copy</a>" in item
+        other = html[html.index(f'href="{plain.url}"') :].split("</li>", 1)[0]
+        assert "Archived copy" not in other
+
+    def test_the_comparison_lists_it_too(self, client):
+        vendor = f.make_vendor()
+        f.make_fact(vendor=vendor, sources=[f.make_source(archive_url=self.ARCHIVE)])
+        f.publish(vendor)
+        comparison = f.make_comparison(vendors=[vendor])
+        comparison.sources.set([f.make_source(archive_url=self.ARCHIVE + "/2")])
+        f.publish(comparison)
+
+        html = client.get(comparison.get_absolute_url()).content.decode()
+
+        assert f'<a href="{self.ARCHIVE}/2" rel="noopener nofollow"' in html
+
+    def test_a_version_published_before_archived_copies_existed_still_reads(self, client):
+        vendor = f.make_vendor()
+        f.make_fact(vendor=vendor, sources=[f.make_source()])
+        version = f.publish(vendor)
+        for source in version.document["sources"].values():
+            del source["archive_url"]
+        version.save(update_fields=["document"])
+
+        response = client.get(vendor.get_absolute_url())
+
+        assert response.status_code == 200 and "Archived copy" not in response.content.decode()

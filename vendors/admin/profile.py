@@ -198,6 +198,7 @@ class VendorAdminForm(EditorialForm):
 @admin.register(Vendor)
 class VendorAdmin(InSections, ResolvesChoicesOnce, FillsPositions, EditorialAdmin):
     form = VendorAdminForm
+    item_noun = "profile"  # “editor2 has this profile open since 19:13”
     change_form_template = "admin/vendors/vendor/change_form.html"
     list_display = ["name", "company", "lane", "updated_at"]
     list_filter = ["lane"]
