@@ -9,9 +9,12 @@
 - Revisions: every admin save records the whole item (django-reversion), with an
   optional comment; the history compares any two. Reverting (``revert_<model>``)
   loads an old revision into the working copy and never touches the live page.
-- No lost updates: the form carries the revision it was opened at; a save made on top
-  of someone else's is refused and says what they changed. The row is locked by the
-  view for the whole save, so two saves cannot both pass the check.
+- Nobody retypes: the form carries the revision it was opened at; a save made on top of
+  someone else's is merged with theirs (editorial/merge.py) and the message says so; only
+  a field you both changed is a conflict, shown beside the field with both values. The
+  row is locked by the view for the whole save, so two saves cannot both pass the check.
+- Presence: opening a change page says who else opened it in the last few minutes
+  (editorial/presence.py).
 """
 
 from django import forms
@@ -30,6 +33,8 @@ from . import services
 from .admin_input import ValidatesInitial
 from .cache import content_changed
 from .diff import describe_changes, version_chain
+from .merge import merge_submission
+from .presence import clock, note_open
 from .revisions import latest_version_id
 
 SAVE_FIELDSET = ["revision_comment", "opened_revision", "created_at", "updated_at"]
@@ -56,8 +61,17 @@ class EditorialForm(forms.ModelForm):
         # The comment and the guard are about the save, not the item: keep them out of its log.
         return [name for name in super().changed_data if name not in GUARD_FIELDS]
 
+    merge = None  # what EditorialAdmin found rebasing this submission (editorial/merge.py)
+
     def clean(self):
         cleaned = super().clean()
+        if self.merge is not None:
+            if self.merge.conflicts:
+                for name, text in self.merge.errors_for(None, None).items():
+                    if name in self.fields:
+                        self.add_error(name, text)
+                raise ValidationError(self.merge.conflict_message(), code="edit_conflict")
+            return cleaned
         self._check_nobody_saved_since_opening(cleaned)
         return cleaned
 
@@ -195,13 +209,57 @@ class EditorialAdmin(ValidatesInitial, VersionAdmin):
 
     # Saving the working copy.
 
+    item_noun = None  # how the presence message names the item; the model's name when None
+
     def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
         if request.method == "POST" and object_id:
             # Hold the row for the whole save: a second save waits, then sees this one's revision.
             with transaction.atomic():
                 list(self.model.objects.select_for_update().filter(pk=unquote(object_id)).values_list("pk"))
-                return super().changeform_view(request, object_id, form_url, extra_context)
-        return super().changeform_view(request, object_id, form_url, extra_context)
+                self._merge_with_saves_since_opening(request, object_id)
+                response = super().changeform_view(request, object_id, form_url, extra_context)
+        else:
+            response = super().changeform_view(request, object_id, form_url, extra_context)
+        if object_id and response.status_code == 200:
+            self._say_who_else_has_it_open(request, object_id)
+        return response
+
+    def _merge_with_saves_since_opening(self, request, object_id):
+        """Rebase the submitted form onto saves made since it was opened (editorial/merge.py)."""
+        if "opened_revision" not in request.POST:
+            return
+        obj = self.get_object(request, unquote(object_id))
+        if obj is None or not self.has_change_permission(request, obj):
+            return
+        try:
+            opened = int(request.POST["opened_revision"] or 0)
+        except ValueError:
+            return
+        current = latest_version_id(obj)
+        if opened == current:
+            return
+        merge = merge_submission(model_admin=self, request=request, obj=obj, opened=opened, current=current)
+        request.POST = merge.data
+        request.editorial_merge = merge
+
+    def _say_who_else_has_it_open(self, request, object_id):
+        others = note_open(model=self.model, object_id=unquote(object_id), user=request.user)
+        if request.method == "GET":
+            noun = self.item_noun or self.opts.verbose_name
+            for name, since in others:
+                messages.info(request, f"{name} has this {noun} open since {clock(since)}.")
+
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        form = super().get_form(request, obj, change, **kwargs)
+        merge = getattr(request, "editorial_merge", None)
+        if merge is None or not issubclass(form, EditorialForm):
+            return form
+        return type(form.__name__, (form,), {"merge": merge})
+
+    def get_formsets_with_inlines(self, request, obj=None):
+        merge = getattr(request, "editorial_merge", None)
+        for formset, inline in super().get_formsets_with_inlines(request, obj):
+            yield (_marks_conflicts(formset, merge) if merge and merge.conflicts else formset), inline
 
     def render_change_form(self, request, context, add=False, change=False, form_url="", obj=None):
         if obj is not None and obj.pk:
@@ -238,6 +296,8 @@ class EditorialAdmin(ValidatesInitial, VersionAdmin):
 
     def response_change(self, request, obj):
         response = super().response_change(request, obj)
+        if (merge := getattr(request, "editorial_merge", None)) is not None:
+            messages.success(request, merge.message())
         if services.live_version(obj) is not None and obj.has_unpublished_changes:
             messages.info(
                 request,
@@ -455,6 +515,20 @@ class EditorialAdmin(ValidatesInitial, VersionAdmin):
 
     def _noun(self, count):
         return self.opts.verbose_name if count == 1 else self.opts.verbose_name_plural
+
+
+def _marks_conflicts(formset_class, merge):
+    """The inline's formset with each conflicting row's fields showing both values."""
+
+    class MarksConflicts(formset_class):
+        def clean(self):
+            super().clean()
+            for index, form in enumerate(self.forms):
+                for name, text in merge.errors_for(self.prefix, index).items():
+                    form.add_error(name if name in form.fields else None, text)
+
+    MarksConflicts.__name__ = formset_class.__name__
+    return MarksConflicts
 
 
 def _exists(version_id):

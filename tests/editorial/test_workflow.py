@@ -433,7 +433,7 @@ def test_revert_brings_children_back_and_is_itself_a_revision(admin_client, edit
     assert "Reverted" in versions.order_by("pk").last().revision.get_comment()
 
 
-def test_a_form_opened_before_a_revert_is_refused(admin_client, edited):
+def test_a_form_opened_before_a_revert_merges_the_revert_with_the_edit(admin_client, edited):
     rows, initial = rows_on_page(admin_client.get(change_url(edited)))
     opened = latest_version_id(edited)
     first = Version.objects.get_for_object(edited).order_by("pk").first()
@@ -441,11 +441,16 @@ def test_a_form_opened_before_a_revert_is_refused(admin_client, edited):
     data = vendor_form(edited, summary="Typed over the revert", opened_revision=opened)
     for prefix, found in rows.items():
         data.update(inline_rows(prefix, found, initial[prefix]))
-    response = admin_client.post(change_url(edited), data)
-    assert response.status_code == 200
-    assert "Someone else" in response.content.decode()
+    response = admin_client.post(change_url(edited), data, follow=True)
+    assert response.redirect_chain
+    shown = [str(m) for m in response.context["messages"]]
+    assert any(m.startswith("Merged with ") and "you changed Summary" in m for m in shown), shown
     edited.refresh_from_db()
-    assert edited.summary != "Typed over the revert"
+    assert edited.summary == "Typed over the revert"
+    # What the revert brought back stays: the old memory and score, and no FAQ.
+    assert Fact.objects.get(vendor=edited).value == "96 GB HBM3"
+    assert edited.scores.get().value == 3
+    assert not FAQ.objects.filter(vendor=edited).exists()
 
 
 def test_a_deleted_vendor_can_be_recovered_with_its_facts(admin_client, edited):
@@ -510,7 +515,7 @@ def test_prune_keeps_recent_revisions(admin_client, edited):
 # --- no lost updates ----------------------------------------------------------------------------
 
 
-def test_a_form_opened_before_someone_elses_save_is_refused_and_says_what_changed(
+def test_a_form_opened_before_someone_elses_save_merges_with_it_and_says_what_changed(
     client, django_user_model, admin_client
 ):
     memory = f.make_attribute(name="Memory")
@@ -530,13 +535,13 @@ def test_a_form_opened_before_someone_elses_save_is_refused_and_says_what_change
     data = vendor_form(vendor, summary="Bob's summary", opened_revision=b_opened)
     for prefix, found in b_rows.items():
         data.update(inline_rows(prefix, found, b_initial[prefix]))
-    response = client.post(change_url(vendor), data)
-    assert response.status_code == 200
+    response = client.post(change_url(vendor), data, follow=True)
+    assert response.redirect_chain
     text = response.content.decode()
-    assert "Someone else (alice) saved this vendor" in text
-    assert "Memory: 96 GB HBM3 -&gt; 144 GB HBM3e" in text
+    assert "Merged with alice&#x27;s save of" in text
+    assert "they changed Memory, you changed Summary." in text
     vendor.refresh_from_db()
-    assert vendor.summary != "Bob's summary"
+    assert vendor.summary == "Bob's summary"
     assert Fact.objects.get(vendor=vendor).value == "144 GB HBM3e"
 
 

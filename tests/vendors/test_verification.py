@@ -294,17 +294,35 @@ class TestMarkVerifiedOnFacts:
             vendors_in_it = revision.version_set.filter(content_type__model="vendor")
             assert {v.object_repr for v in vendors_in_it} == {vendor.name}
 
-    def test_a_form_opened_before_is_refused_rather_than_saved_over_the_dates(self, admin_client, vendor):
+    def test_a_form_opened_before_merges_with_the_dates_rather_than_saving_over_them(
+        self, admin_client, vendor
+    ):
+        fact = f.make_fact(vendor=vendor, verified_on=None)
+        f.admin_post_vendor_page(admin_client, vendor)  # the profile as opened is a revision
+        rows, initial = f.admin_rows_on_page(admin_client.get(f.admin_change_url(vendor)))
+        opened_form = f.vendor_admin_post(vendor, rows=rows, initial=initial, summary="Edited meanwhile.")
+
+        run_action(admin_client, QUEUE, "mark_verified_today", [fact])
+        response = admin_client.post(f.admin_change_url(vendor), opened_form)
+
+        assert response.status_code == 302
+        fact.refresh_from_db()
+        vendor.refresh_from_db()
+        assert (fact.verified_on, vendor.summary) == (timezone.localdate(), "Edited meanwhile.")
+
+    def test_a_form_opened_before_any_revision_shows_the_dates_beside_its_own(self, admin_client, vendor):
+        """Without the revision the form was opened at, every difference is a conflict."""
         fact = f.make_fact(vendor=vendor, verified_on=None)
         rows, initial = f.admin_rows_on_page(admin_client.get(f.admin_change_url(vendor)))
-        opened_form = f.vendor_admin_post(vendor, rows=rows, initial=initial)  # carries today's revision
+        opened_form = f.vendor_admin_post(vendor, rows=rows, initial=initial)
 
         run_action(admin_client, QUEUE, "mark_verified_today", [fact])
         response = admin_client.post(f.admin_change_url(vendor), opened_form)
 
         assert response.status_code == 200
-        (error,) = response.context["adminform"].form.non_field_errors()
-        assert error.startswith("Someone else") and "your save was refused" in error
+        facts = response.context["inline_admin_formsets"][0].formset
+        (error,) = facts.forms[0].errors["verified_on"]
+        assert error.endswith(f": {timezone.localdate().isoformat()} · Yours: empty")
         fact.refresh_from_db()
         assert fact.verified_on == timezone.localdate()
 

@@ -1,0 +1,255 @@
+"""Nobody retypes: two editors' saves of one profile merge unless they change the same field.
+
+Each test opens the change page as two editors, lets one save, then posts the other's form as
+their browser would send it back (the revision it was opened at included).
+"""
+
+import pytest
+from django.test import Client
+from django.utils import timezone
+
+from editorial.presence import PRESENCE_SECONDS
+from tests import factories as f
+from vendors.models import Fact, Vendor
+
+pytestmark = pytest.mark.django_db
+
+change_url = f.admin_change_url
+
+
+def editor(django_user_model, name):
+    user = django_user_model.objects.create_user(name, password="pw", is_staff=True)
+    user.groups.add(f.role_group("Editor"))
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def open_page(client, vendor):
+    """What the editor's browser would send back unchanged, as the page was when opened."""
+    response = client.get(change_url(vendor))
+    assert response.status_code == 200
+    rows, initial = f.admin_rows_on_page(response)
+    vendor = Vendor.objects.get(pk=vendor.pk)
+    return f.vendor_admin_post(vendor, rows=rows, initial=initial)
+
+
+def messages_of(response):
+    return [str(message) for message in response.context["messages"]]
+
+
+def fact_row(data, n):
+    return {key.split("-", 2)[2]: value for key, value in data.items() if key.startswith(f"facts-{n}-")}
+
+
+@pytest.fixture
+def profile(admin_client):
+    """A profile with two facts (Memory, Pricing), saved once through the admin."""
+    vendor = f.make_vendor(name="AWS Trainium", summary="Amazon's chip.", verdict="Good value.")
+    memory = f.make_attribute(name="Memory", position=1)
+    pricing = f.make_attribute(name="Pricing", position=2)
+    f.make_fact(vendor=vendor, attribute=memory, value="96 GB HBM3")
+    f.make_fact(vendor=vendor, attribute=pricing, value="On demand")
+    assert f.admin_post_vendor_page(admin_client, vendor).status_code == 302  # a first revision
+    return vendor
+
+
+@pytest.fixture
+def alice(django_user_model):
+    return editor(django_user_model, "alice")
+
+
+@pytest.fixture
+def bob(django_user_model):
+    return editor(django_user_model, "bob")
+
+
+def value_of(vendor, attribute):
+    return Fact.objects.get(vendor=vendor, attribute__name=attribute).value
+
+
+def test_edits_to_different_facts_merge_and_the_message_says_who_changed_what(profile, alice, bob):
+    alices, bobs = open_page(alice, profile), open_page(bob, profile)
+    alices["facts-0-value"] = "144 GB HBM3e"
+    assert alice.post(change_url(profile), alices).status_code == 302
+
+    bobs["facts-1-value"] = "Savings plans"
+    response = bob.post(change_url(profile), bobs, follow=True)
+
+    assert response.redirect_chain, response.context["adminform"].form.errors
+    at = timezone.localtime().strftime("%H:%M")
+    assert f"Merged with alice's save of {at}: they changed Memory, you changed Pricing." in messages_of(
+        response
+    )
+    assert value_of(profile, "Memory") == "144 GB HBM3e"
+    assert value_of(profile, "Pricing") == "Savings plans"
+
+
+def test_edits_to_different_fields_of_the_vendor_merge(profile, alice, bob):
+    alices, bobs = open_page(alice, profile), open_page(bob, profile)
+    assert alice.post(change_url(profile), alices | {"summary": "Alice's summary."}).status_code == 302
+
+    response = bob.post(change_url(profile), bobs | {"verdict": "Bob's verdict."}, follow=True)
+
+    assert response.redirect_chain
+    assert any("they changed Summary, you changed Verdict" in m for m in messages_of(response))
+    profile.refresh_from_db()
+    assert (profile.summary, profile.verdict) == ("Alice's summary.", "Bob's verdict.")
+
+
+def test_a_fact_added_meanwhile_stays_when_the_other_editor_saves(profile, alice, bob):
+    bobs = open_page(bob, profile)
+    f.admin_post_vendor_page(
+        alice,
+        profile,
+        edit=lambda rows: rows["facts"].append(
+            {"attribute": f.make_attribute(name="Software").pk, "value": "Neuron", "sources": []}
+        ),
+    )
+    response = bob.post(change_url(profile), bobs | {"summary": "Bob's summary."}, follow=True)
+    assert response.redirect_chain
+    assert value_of(profile, "Software") == "Neuron"
+    assert Vendor.objects.get(pk=profile.pk).summary == "Bob's summary."
+
+
+def test_the_same_field_changed_by_both_shows_both_values_and_keeps_yours(profile, alice, bob):
+    alices, bobs = open_page(alice, profile), open_page(bob, profile)
+    alices["facts-0-value"] = "144 GB"
+    alices["facts-1-value"] = "Savings plans"
+    assert alice.post(change_url(profile), alices).status_code == 302
+
+    bobs["facts-0-value"] = "192 GB"
+    response = bob.post(change_url(profile), bobs)
+
+    assert response.status_code == 200
+    at = timezone.localtime().strftime("%H:%M")
+    facts = next(i.formset for i in response.context["inline_admin_formsets"] if i.formset.prefix == "facts")
+    assert facts.forms[0].errors["value"] == [f"Saved by alice at {at}: 144 GB · Yours: 192 GB"]
+    (banner,) = response.context["adminform"].form.non_field_errors()
+    assert banner.startswith(f"alice saved this at {at}, after you opened it, and you both changed Memory")
+    page = response.content.decode()
+    assert "Saved by alice at" in page and "Yours: 192 GB" in page
+    assert value_of(profile, "Memory") == "144 GB"  # nothing of Bob's is saved yet
+    # The form keeps Bob's value, takes Alice's other change, and now carries her revision.
+    assert facts.forms[0]["value"].value() == "192 GB"
+    assert facts.forms[1]["value"].value() == "Savings plans"
+
+    rows, initial = f.admin_rows_on_page(response)
+    again = f.vendor_admin_post(Vendor.objects.get(pk=profile.pk), rows=rows, initial=initial)
+    again["opened_revision"] = response.context["adminform"].form["opened_revision"].value()
+    response = bob.post(change_url(profile), again, follow=True)
+
+    assert response.redirect_chain, response.context["adminform"].form.errors
+    assert value_of(profile, "Memory") == "192 GB"  # Bob's, on purpose
+    assert value_of(profile, "Pricing") == "Savings plans"  # Alice's, kept
+
+
+def test_a_fact_deleted_meanwhile_that_you_left_alone_stays_deleted(profile, alice, bob):
+    alices, bobs = open_page(alice, profile), open_page(bob, profile)
+    alices["facts-0-DELETE"] = "on"
+    assert alice.post(change_url(profile), alices).status_code == 302
+
+    response = bob.post(change_url(profile), bobs | {"facts-1-value": "Savings plans"}, follow=True)
+
+    assert response.redirect_chain, response.context["adminform"].form.errors
+    assert not Fact.objects.filter(vendor=profile, attribute__name="Memory").exists()
+    assert value_of(profile, "Pricing") == "Savings plans"
+
+
+def test_a_fact_deleted_meanwhile_that_you_edited_comes_back_only_when_you_save_again(profile, alice, bob):
+    alices, bobs = open_page(alice, profile), open_page(bob, profile)
+    alices["facts-0-DELETE"] = "on"
+    assert alice.post(change_url(profile), alices).status_code == 302
+
+    response = bob.post(change_url(profile), bobs | {"facts-0-value": "192 GB"})
+
+    assert response.status_code == 200
+    assert not Fact.objects.filter(vendor=profile, attribute__name="Memory").exists()
+    facts = next(i.formset for i in response.context["inline_admin_formsets"] if i.formset.prefix == "facts")
+    revived = facts.forms[-1]
+    assert revived.instance.pk is None and revived["value"].value() == "192 GB"
+    assert "deleted · Yours: edited, kept as a new row" in " ".join(revived.non_field_errors())
+
+    rows, initial = f.admin_rows_on_page(response)
+    again = f.vendor_admin_post(Vendor.objects.get(pk=profile.pk), rows=rows, initial=initial)
+    again["opened_revision"] = response.context["adminform"].form["opened_revision"].value()
+    assert bob.post(change_url(profile), again).status_code == 302
+    assert value_of(profile, "Memory") == "192 GB"
+
+
+def test_a_fact_you_deleted_that_was_edited_meanwhile_is_a_conflict(profile, alice, bob):
+    alices, bobs = open_page(alice, profile), open_page(bob, profile)
+    assert alice.post(change_url(profile), alices | {"facts-0-value": "144 GB"}).status_code == 302
+
+    response = bob.post(change_url(profile), bobs | {"facts-0-DELETE": "on"})
+
+    assert response.status_code == 200
+    assert value_of(profile, "Memory") == "144 GB"
+    assert "Yours: deleted" in response.content.decode()
+
+
+# --- presence -----------------------------------------------------------------------------
+
+
+def test_opening_a_profile_someone_else_has_open_says_who_and_since_when(profile, alice, bob):
+    alice.get(change_url(profile))
+    at = timezone.localtime().strftime("%H:%M")
+
+    shown = messages_of(bob.get(change_url(profile)))
+
+    assert f"alice has this profile open since {at}." in shown
+
+
+def test_your_own_opening_is_not_announced_to_you(profile, alice, bob):
+    alice.get(change_url(profile))
+    bob.get(change_url(profile))
+    shown = messages_of(alice.get(change_url(profile)))
+    assert any(m.startswith("bob has this profile open") for m in shown)
+    assert not any(m.startswith("alice has") for m in shown)
+
+
+def test_an_opening_older_than_a_few_minutes_is_forgotten(profile, alice, bob, monkeypatch):
+    alice.get(change_url(profile))
+    later = timezone.now() + timezone.timedelta(seconds=PRESENCE_SECONDS + 1)
+    monkeypatch.setattr("editorial.presence.timezone.now", lambda: later)
+    assert not any(m.startswith("alice has") for m in messages_of(bob.get(change_url(profile))))
+
+
+def test_a_comparisons_different_fields_merge(admin_client):
+    comparison = f.make_comparison(vendors=[f.make_vendor(), f.make_vendor()], intro="Old intro")
+
+    def opened():
+        rows, initial = f.admin_rows_on_page(admin_client.get(change_url(comparison)))
+        data = f.comparison_admin_fields(type(comparison).objects.get(pk=comparison.pk))
+        for prefix, found in rows.items():
+            data.update(f.admin_inline_rows(prefix, found, initial[prefix]))
+        return data
+
+    first, second = opened(), opened()
+    assert admin_client.post(change_url(comparison), first | {"intro": "New intro"}).status_code == 302
+    response = admin_client.post(change_url(comparison), second | {"verdict": "New verdict"})
+    assert response.status_code == 302
+    comparison.refresh_from_db()
+    assert (comparison.intro, comparison.verdict) == ("New intro", "New verdict")
+
+
+def test_events_scores_and_faqs_merge_row_by_row(profile, alice, bob, admin_client):
+    event = f.make_event(vendor=profile, text="Trainium2 ships.")
+    score = f.make_score(vendor=profile, value=3, reason="Neuron is young.")
+    faq = f.make_faq(vendor=profile, question="What is it?", answer="A chip.")
+    assert f.admin_post_vendor_page(admin_client, profile).status_code == 302  # in a revision
+    alices, bobs = open_page(alice, profile), open_page(bob, profile)
+    alices |= {"events-0-date": "2024-06", "scores-0-value": "4"}
+    assert alice.post(change_url(profile), alices).status_code == 302
+
+    bobs |= {"events-0-text": "Trainium2 ships widely.", "faqs-0-answer": "Amazon's chip."}
+    response = bob.post(change_url(profile), bobs)
+
+    assert response.status_code == 302, response.context["adminform"].form.errors
+    event.refresh_from_db(), score.refresh_from_db(), faq.refresh_from_db()
+    assert (event.date.isoformat(), event.precision, event.text) == (
+        "2024-06-01",
+        event.Precision.MONTH,
+        "Trainium2 ships widely.",
+    )
+    assert (score.value, faq.answer) == (4, "Amazon's chip.")
