@@ -6,14 +6,16 @@
 - Formula injection: a spreadsheet runs a cell that starts with ``=``, ``+``, ``-`` or
   ``@`` (or a tab, carriage return or line feed ahead of one) as a formula. Such a cell is
   written with a leading apostrophe, which spreadsheets take as “this is text” (OWASP's
-  advice). Numbers are written as numbers.
+  advice). Spreadsheets skip leading spaces (and read full-width signs as signs) before
+  deciding, so the check looks past them too. Numbers are written as numbers.
 """
 
 import csv
 import io
 
 BOM = "\ufeff"
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n")
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n", "＝", "＋", "－", "＠")
+SKIPPED_BEFORE_A_FORMULA = " \u00a0\u3000"
 CONTENT_TYPE = "text/csv; charset=utf-8"
 
 
@@ -23,7 +25,7 @@ def neutralise(value):
         return ""
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+    if isinstance(value, str) and value.lstrip(SKIPPED_BEFORE_A_FORMULA).startswith(FORMULA_STARTS):
         return "'" + value
     return value
 

@@ -98,6 +98,25 @@ def test_cells_a_spreadsheet_would_run_as_a_formula_are_written_as_text(client):
     assert [v["value"] for v in data["values"]] == FORMULAS
 
 
+@pytest.mark.parametrize(
+    "value",
+    [' =HYPERLINK("http://evil","x")', " @SUM(A1)", "\xa0=1+1", "\u3000=1+1", "＝1+1", "＋1", "＠SUM(A1)"],
+)
+def test_a_formula_behind_spaces_or_in_full_width_is_written_as_text(value):
+    assert neutralise(value) == "'" + value
+
+
+def test_a_formula_in_a_source_title_is_written_as_text(client):
+    source = f.make_source(title=' =HYPERLINK("http://evil","click")')
+    vendor = f.make_vendor(name="Cited Chip", slug="cited-chip")
+    f.make_fact(vendor=vendor, value="96 GB", sources=[source])
+    f.publish(vendor)
+
+    (row,) = spreadsheet_rows(client.get("/data/vendors/cited-chip.csv"))
+    titles = [cell for name, cell in row.items() if "title" in name and cell]
+    assert titles == ['\' =HYPERLINK("http://evil","click")']
+
+
 def test_ordinary_values_and_numbers_are_written_unchanged():
     assert neutralise("HBM3e - 144 GB") == "HBM3e - 144 GB"
     assert neutralise("2026-10-31") == "2026-10-31"
