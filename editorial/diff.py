@@ -69,6 +69,11 @@ class Names:
     def __init__(self):
         self._cache = {}
 
+    def know(self, model, pk, row, field_name):
+        """Name ``pk`` after ``row``'s already loaded ``field_name`` (select_related), sparing a query."""
+        if pk is not None and field_name in row._state.fields_cache:
+            self._cache.setdefault(model, {})[pk] = str(row._state.fields_cache[field_name])
+
     def of(self, model, pk):
         if pk is None:
             return "none"

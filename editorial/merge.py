@@ -198,6 +198,10 @@ class _Rebase:
         concrete = {f.attname for f in model._meta.concrete_fields}
         instance = model(**{k: v for k, v in fields.items() if k in concrete})
         instance._state.adding = False
+        # Its many-to-many values come from the revision below, not from the database.
+        instance._prefetched_objects_cache = {
+            m2m.name: m2m.related_model._default_manager.none() for m2m in model._meta.many_to_many
+        }
         initial = {}
         for m2m in model._meta.many_to_many:
             if m2m.name in form_class.base_fields:  # citations are rows of their own in a revision
@@ -217,6 +221,12 @@ class _Rebase:
         form_class = theirs_formset.form
         fields = {n: f for n, f in form_class.base_fields.items() if n not in SKIP_FIELDS}
         theirs = {str(form.instance.pk): form for form in theirs_formset.initial_forms}
+        if kind.label.startswith("ref:"):  # rows name themselves after what they point at
+            ref = model._meta.get_field(kind.label[4:])
+            for form in theirs.values():
+                self.names.know(
+                    ref.related_model, getattr(form.instance, ref.attname), form.instance, ref.name
+                )
         base_rows = self.base.get(label, {}) if self.base is not None else None
         initial_count = int(data.get(f"{prefix}-INITIAL_FORMS") or 0)
         kept, revived, added = [], [], []

@@ -21,4 +21,10 @@ def latest_version_id(obj):
     """The primary key of the newest revision of ``obj``, 0 when it has none."""
     if obj is None or obj.pk is None:
         return 0
-    return Version.objects.get_for_object(obj).order_by("-pk").values_list("pk", flat=True).first() or 0
+    return latest_version_id_of(type(obj), obj.pk)
+
+
+def latest_version_id_of(model, object_id):
+    """The same, from the model and the primary key alone (no need to load the item)."""
+    versions = Version.objects.get_for_object_reference(model, object_id)
+    return versions.order_by("-pk").values_list("pk", flat=True).first() or 0

@@ -35,7 +35,7 @@ from .cache import content_changed
 from .diff import describe_changes, version_chain
 from .merge import merge_submission
 from .presence import clock, note_open
-from .revisions import latest_version_id
+from .revisions import latest_version_id, latest_version_id_of
 
 SAVE_FIELDSET = ["revision_comment", "opened_revision", "created_at", "updated_at"]
 GUARD_FIELDS = {"revision_comment", "opened_revision"}
@@ -62,6 +62,7 @@ class EditorialForm(forms.ModelForm):
         return [name for name in super().changed_data if name not in GUARD_FIELDS]
 
     merge = None  # what EditorialAdmin found rebasing this submission (editorial/merge.py)
+    guarded = False  # EditorialAdmin compared the revisions under the row lock already
 
     def clean(self):
         cleaned = super().clean()
@@ -72,7 +73,8 @@ class EditorialForm(forms.ModelForm):
                         self.add_error(name, text)
                 raise ValidationError(self.merge.conflict_message(), code="edit_conflict")
             return cleaned
-        self._check_nobody_saved_since_opening(cleaned)
+        if not self.guarded:
+            self._check_nobody_saved_since_opening(cleaned)
         return cleaned
 
     def _check_nobody_saved_since_opening(self, cleaned):
@@ -228,15 +230,16 @@ class EditorialAdmin(ValidatesInitial, VersionAdmin):
         """Rebase the submitted form onto saves made since it was opened (editorial/merge.py)."""
         if "opened_revision" not in request.POST:
             return
-        obj = self.get_object(request, unquote(object_id))
-        if obj is None or not self.has_change_permission(request, obj):
-            return
         try:
             opened = int(request.POST["opened_revision"] or 0)
         except ValueError:
             return
-        current = latest_version_id(obj)
+        current = latest_version_id_of(self.model, unquote(object_id))
+        request.editorial_guarded = True  # the form need not ask again: nobody saves while we hold the row
         if opened == current:
+            return
+        obj = self.get_object(request, unquote(object_id))
+        if obj is None or not self.has_change_permission(request, obj):
             return
         merge = merge_submission(model_admin=self, request=request, obj=obj, opened=opened, current=current)
         request.POST = merge.data
@@ -251,10 +254,11 @@ class EditorialAdmin(ValidatesInitial, VersionAdmin):
 
     def get_form(self, request, obj=None, change=False, **kwargs):
         form = super().get_form(request, obj, change, **kwargs)
-        merge = getattr(request, "editorial_merge", None)
-        if merge is None or not issubclass(form, EditorialForm):
+        if not getattr(request, "editorial_guarded", False) or not issubclass(form, EditorialForm):
             return form
-        return type(form.__name__, (form,), {"merge": merge})
+        return type(
+            form.__name__, (form,), {"merge": getattr(request, "editorial_merge", None), "guarded": True}
+        )
 
     def get_formsets_with_inlines(self, request, obj=None):
         merge = getattr(request, "editorial_merge", None)

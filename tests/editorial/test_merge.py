@@ -253,3 +253,31 @@ def test_events_scores_and_faqs_merge_row_by_row(profile, alice, bob, admin_clie
         "Trainium2 ships widely.",
     )
     assert (score.value, faq.answer) == (4, "Amazon's chip.")
+
+
+def merged_save_queries(admin_client, alice, bob, *, facts):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    vendor = f.make_vendor()
+    sources = [f.make_source() for _ in range(3)]
+    for n in range(facts):
+        f.make_fact(vendor=vendor, value=f"Value {n}", sources=sources[n % 3 : n % 3 + 2])
+        f.make_event(vendor=vendor, text=f"Event {n}.", sources=sources[:1])
+    assert f.admin_post_vendor_page(admin_client, vendor).status_code == 302
+    alices, bobs = open_page(alice, vendor), open_page(bob, vendor)
+    assert alice.post(change_url(vendor), alices | {"facts-0-value": "Alice's"}).status_code == 302
+    with CaptureQueriesContext(connection) as captured:
+        response = bob.post(change_url(vendor), bobs | {f"facts-{facts - 1}-value": "Bob's"})
+    assert response.status_code == 302
+    assert set(vendor.facts.filter(value__endswith="'s").values_list("value", flat=True)) == {
+        "Alice's",
+        "Bob's",
+    }
+    return len(captured)
+
+
+def test_a_merged_save_of_a_long_profile_takes_as_many_queries_as_a_short_one(admin_client, alice, bob):
+    short = merged_save_queries(admin_client, alice, bob, facts=3)
+    long = merged_save_queries(admin_client, alice, bob, facts=40)
+    assert long == short
