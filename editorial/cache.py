@@ -111,7 +111,7 @@ def cached(name, compute):
 class PublicPageCacheMiddleware:
     """Anonymous GET and HEAD requests for public pages, answered from the cache.
 
-    - A page is stored under the content token and its full path, so it is fresh on the
+    - A page is stored under the content token and its full address, so it is fresh on the
       next request after a write; previews, pages that set cookies or vary on them, and
       anything but a 200 are never stored.
     - Every anonymous public response carries an ``ETag`` made of the token and the path,
@@ -132,7 +132,10 @@ class PublicPageCacheMiddleware:
                 patch_cache_control(response, private=True, no_store=True)
             return response
 
-        digest = hashlib.sha256(request.get_full_path().encode()).hexdigest()[:24]
+        # Pages name their own address (canonical links, citations, the API's links): one
+        # copy per scheme and host, so a page asked for as www.… never answers for the apex.
+        address = f"{request.scheme}://{request.get_host()}{request.get_full_path()}"
+        digest = hashlib.sha256(address.encode()).hexdigest()[:24]
         key = f"page:{settings.RELEASE}:{digest}"
         layer = _local_layer()  # with Redis: this process's own copies (cache_backends.LocalLayer)
         token, generation = layer.current() if layer else (None, 0)

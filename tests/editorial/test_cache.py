@@ -63,6 +63,21 @@ def test_a_second_visit_is_served_from_the_cache_without_a_query(visitor, traini
     assert second["Content-Security-Policy"] == first["Content-Security-Policy"]
 
 
+def test_a_page_cached_for_one_host_never_answers_for_another(visitor, trainium, settings):
+    settings.ALLOWED_HOSTS = ["chipsite.example", "www.chipsite.example"]
+    apex = visitor.get("/vendors/aws-trainium/", HTTP_HOST="chipsite.example")
+    www = visitor.get("/vendors/aws-trainium/", HTTP_HOST="www.chipsite.example")
+
+    assert (apex["X-Page-Cache"], www["X-Page-Cache"]) == ("miss", "miss")
+    assert '<link rel="canonical" href="http://www.chipsite.example/vendors/aws-trainium/">' in html_of(www)
+    assert "http://chipsite.example/" not in html_of(www)
+    assert apex["ETag"] != www["ETag"]
+
+
+def html_of(response):
+    return response.content.decode()
+
+
 def test_a_publish_is_on_the_very_next_request(visitor, trainium):
     assert claim(visitor.get("/vendors/aws-trainium/")) == "144 GB HBM3e"
     edit_memory(trainium, "288 GB HBM3e")
