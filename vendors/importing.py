@@ -1,0 +1,427 @@
+"""One vendor's facts, events and scores as a CSV file, out and back in.
+
+The format, one row per value (README.md, “Bulk import”)::
+
+    kind,label,value,reason,vendor_stated,verified_on,source_urls
+    fact,Memory,96 GB HBM,,yes,2026-11-01,https://aws.amazon.com/trainium/
+    event,2025-12,Trainium3 announced,,,2026-11-01,https://example.com/a https://example.com/b
+    score,Performance,4,Fast at scale.,,2026-11-01,
+
+- ``label`` is the attribute's name (fact), the event's date as ``2024``, ``2024-06`` or
+  ``2024-06-14`` (vendors/event_dates.py), or the axis's name (score).
+- ``source_urls``: URLs of existing sources, separated by spaces or ``|``. An unknown URL is
+  an error, not a new source: a source readers see needs a title, a publisher and a date
+  accessed, which a bare URL does not give, and a typo would otherwise create a junk source.
+- A row matches what the profile already has by its kind and label: the first ``Memory``
+  row of the file is the profile's first Memory fact, and so on (a score: its axis; an
+  event: its date). What matches is updated, the rest is added; nothing is ever deleted.
+- A cell a spreadsheet would run as a formula (``=``, ``+``, ``-``, ``@``...) is written with a
+  leading ``'`` by the site's one CSV writer (opendata/tabular.py) and read back without it:
+  text stays text both ways, and nothing in a cell is ever evaluated.
+
+``plan_import`` says what a file would change without writing anything; ``apply_import``
+writes it, all or nothing, in one transaction. A file with any error is refused whole: a
+partial import would leave the file and the profile out of step, and the editor fixes
+the file and uploads it again.
+"""
+
+import csv
+import datetime as dt
+import hashlib
+import io
+import re
+from dataclasses import dataclass, field
+
+from django.db import transaction
+from django.utils import timezone
+
+from editorial import services as workflow
+from editorial.revisions import record_revision
+from opendata.tabular import FORMULA_STARTS, SKIPPED_BEFORE_A_FORMULA, csv_text
+
+from .event_dates import EventDateError, event_date_text, parse_event_date
+from .models import (
+    SCORE_MAX,
+    SCORE_MIN,
+    Attribute,
+    Axis,
+    Event,
+    EventCitation,
+    Fact,
+    FactCitation,
+    Score,
+    ScoreCitation,
+    Source,
+    Vendor,
+)
+
+COLUMNS = ("kind", "label", "value", "reason", "vendor_stated", "verified_on", "source_urls")
+REQUIRED_COLUMNS = ("kind", "label", "value")
+MAX_BYTES = 1_000_000
+MAX_ROWS = 2_000
+YES, NO = ("yes", "true", "1", "y"), ("no", "false", "0", "n", "")
+_ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+_URL_SEPARATORS = re.compile(r"[\s|]+")
+
+
+class ImportFileError(ValueError):
+    """The file as a whole cannot be read: in words an editor can act on."""
+
+
+class ImportChanged(ValueError):
+    """The profile changed between the preview and the confirmation."""
+
+
+# --- Reading -----------------------------------------------------------------------------
+
+
+def read_csv(data):
+    """The file's rows as ``(line number, {column: text})``; ImportFileError when it is not a
+    UTF-8 CSV file with a header row, is larger than MAX_BYTES or has more than MAX_ROWS rows."""
+    if len(data) > MAX_BYTES:
+        raise ImportFileError(
+            f"The file is {len(data) / 1_000_000:.1f} MB: the limit is {MAX_BYTES // 1_000_000} MB "
+            f"({MAX_ROWS:,} rows). Split it into smaller files."
+        )
+    if b"\x00" in data:
+        raise ImportFileError("This is not a CSV file: save the sheet as “CSV UTF-8” and upload that.")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise ImportFileError(
+            f"The file is not UTF-8 text (byte {error.start + 1} is not): save it as “CSV UTF-8” "
+            "and upload it again."
+        ) from error
+    # Rows are numbered as a spreadsheet numbers them (the header is row 1), blank ones included.
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+    lines = []
+    try:
+        for number, cells in enumerate(reader, start=1):
+            if any(cell.strip() for cell in cells):
+                lines.append((number, cells))
+    except csv.Error as error:
+        raise ImportFileError(f"Line {reader.line_num} is not valid CSV ({error}).") from error
+    if not lines:
+        raise ImportFileError("The file is empty: its first row names the columns, e.g. " + ",".join(COLUMNS))
+    header = [cell.strip().lower() for cell in lines[0][1]]
+    missing = [name for name in REQUIRED_COLUMNS if name not in header]
+    unknown = [name for name in header if name not in COLUMNS]
+    if missing or unknown:
+        raise ImportFileError(
+            "The first row must name the columns "
+            + ", ".join(COLUMNS)
+            + (f" (missing: {', '.join(missing)})" if missing else "")
+            + (f" (not a column: {', '.join(repr(n) for n in unknown[:5])})" if unknown else "")
+            + "."
+        )
+    if len(lines) - 1 > MAX_ROWS:
+        raise ImportFileError(
+            f"The file has {len(lines) - 1:,} rows: the limit is {MAX_ROWS:,}. Split it into smaller files."
+        )
+    rows = []
+    for number, cells in lines[1:]:
+        row = {name: "" for name in COLUMNS}
+        row.update({name: _unescape(cell).strip() for name, cell in zip(header, cells, strict=False)})
+        row[None] = cells[len(header) :]  # cells beyond the header: an error for that row
+        rows.append((number, row))
+    return rows
+
+
+def _unescape(cell):
+    """The inverse of opendata.tabular.neutralise: ``'=1+1`` reads back as the text ``=1+1``."""
+    if cell.startswith("'") and cell[1:].lstrip(SKIPPED_BEFORE_A_FORMULA).startswith(FORMULA_STARTS):
+        return cell[1:]
+    return cell
+
+
+# --- Planning ----------------------------------------------------------------------------
+
+
+@dataclass
+class PlannedRow:
+    number: int  # the row in the file as a spreadsheet shows it (the header is row 1)
+    kind: str
+    label: str
+    status: str = "error"  # new, changed, unchanged or error
+    error: str = ""
+    changes: list = field(default_factory=list)  # (what, old, new) in words
+    summary: str = ""  # what a new row holds, in words
+    target: object = None  # the row it updates
+    values: dict = field(default_factory=dict)  # what is written
+    sources: list = field(default_factory=list)
+
+
+@dataclass
+class Plan:
+    filename: str
+    rows: list
+
+    def count(self, status):
+        return sum(1 for row in self.rows if row.status == status)
+
+    @property
+    def counts(self):
+        return {status: self.count(status) for status in ("new", "changed", "unchanged", "error")}
+
+    @property
+    def errors(self):
+        return [row for row in self.rows if row.status == "error"]
+
+    @property
+    def to_write(self):
+        return [row for row in self.rows if row.status in ("new", "changed")]
+
+    @property
+    def can_apply(self):
+        return not self.errors and bool(self.to_write)
+
+    @property
+    def digest(self):
+        """What the preview showed: a confirmation applies only the plan the editor saw."""
+        seen = [(row.number, row.status, row.changes, row.summary, row.error) for row in self.rows]
+        return hashlib.sha256(repr(seen).encode()).hexdigest()
+
+
+def plan_import(*, vendor, rows, filename, today=None):
+    """What importing ``rows`` (from read_csv) into ``vendor`` would do, row by row; writes nothing.
+
+    Its queries do not grow with the file: the reference tables, the sources named and the
+    profile's rows are each read once.
+    """
+    today = today or timezone.localdate()
+    attributes = {a.name.casefold(): a for a in Attribute.objects.all()}
+    axes = {a.name.casefold(): a for a in Axis.objects.all()}
+    urls = {url for _, row in rows for url in _URL_SEPARATORS.split(row["source_urls"]) if url}
+    sources = {s.url: s for s in Source.objects.filter(url__in=urls)} if urls else {}
+    facts, events, scores = {}, {}, {}
+    for fact in vendor.facts.order_by("attribute__position", "position", "pk").prefetch_related("sources"):
+        facts.setdefault(fact.attribute_id, []).append(fact)
+    for event in vendor.events.order_by("position", "date", "pk").prefetch_related("sources"):
+        events.setdefault((event.date, event.precision), []).append(event)
+    for score in vendor.scores.prefetch_related("sources"):
+        scores[score.axis_id] = [score]
+    existing = {"fact": facts, "event": events, "score": scores}
+    seen = {"fact": {}, "event": {}, "score": {}}
+
+    planned = []
+    for number, cells in rows:
+        row = PlannedRow(number=number, kind=cells["kind"].lower(), label=cells["label"])
+        try:
+            key = _read_row(row, cells, attributes=attributes, axes=axes, sources=sources, today=today)
+            nth = seen[row.kind].get(key, 0)
+            seen[row.kind][key] = nth + 1
+            if row.kind == "score" and nth:
+                raise _RowError(f"a second score on “{row.label}”: a vendor has one score per axis")
+            matches = existing[row.kind].get(key, [])
+            row.target = matches[nth] if nth < len(matches) else None
+            if row.target is None and row.kind == "score" and not row.values["axis"].is_active:
+                raise _RowError(f"“{row.values['axis']}” is no longer an active axis: pick an active one")
+            _compare(row)
+        except _RowError as error:
+            row.status, row.error = "error", str(error)
+        planned.append(row)
+    return Plan(filename=filename, rows=planned)
+
+
+class _RowError(ValueError):
+    pass
+
+
+def _read_row(row, cells, *, attributes, axes, sources, today):
+    """Check one row and fill ``row.values`` and ``row.sources``; returns its matching key."""
+    if cells[None] and any(cell.strip() for cell in cells[None]):
+        raise _RowError(f"it has more cells than the {len(COLUMNS)} columns")
+    if row.kind not in ("fact", "event", "score"):
+        raise _RowError(f"kind must be fact, event or score, not “{cells['kind'][:40]}”")
+    values = {"verified_on": _verified_on(cells["verified_on"], today=today)}
+    stated = cells["vendor_stated"].lower()
+    if stated not in YES + NO:
+        raise _RowError(f"vendor_stated is yes or no, not “{cells['vendor_stated'][:40]}”")
+    if row.kind != "fact" and stated in YES:
+        raise _RowError("only facts can be vendor-stated: leave vendor_stated empty")
+    if row.kind != "score" and cells["reason"]:
+        raise _RowError(f"{row.kind}s have no reason: leave the reason column empty")
+    for url in _URL_SEPARATORS.split(cells["source_urls"]):
+        if url and url not in sources:
+            raise _RowError(f"no source has the URL “{url[:200]}”: add it under Sources first")
+        if url and sources[url] not in row.sources:
+            row.sources.append(sources[url])
+    value = cells["value"]
+    if row.kind == "fact":
+        attribute = attributes.get(row.label.casefold())
+        if attribute is None:
+            raise _RowError(f"no attribute called “{row.label[:100]}”")
+        if not value:
+            raise _RowError("a fact needs a value")
+        row.label = attribute.name
+        values.update(attribute=attribute, value=value, vendor_stated=stated in YES)
+        key = attribute.pk
+    elif row.kind == "event":
+        try:
+            date, precision = parse_event_date(row.label)
+        except EventDateError as error:
+            raise _RowError(str(error).rstrip(".")) from error
+        if not value:
+            raise _RowError("an event needs its text in the value column")
+        values.update(date=date, precision=precision, text=value)
+        key = (date, precision)
+    else:
+        axis = axes.get(row.label.casefold())
+        if axis is None:
+            raise _RowError(f"no axis called “{row.label[:100]}”")
+        if not re.fullmatch(r"\d{1,2}", value) or not SCORE_MIN <= int(value) <= SCORE_MAX:
+            raise _RowError(f"a score is a whole number from {SCORE_MIN} to {SCORE_MAX}, not “{value[:40]}”")
+        row.label = axis.name
+        values.update(axis=axis, value=int(value), reason=cells["reason"])
+        key = axis.pk
+    row.values = values
+    return key
+
+
+def _verified_on(text, *, today):
+    if not text:
+        return None
+    try:
+        day = dt.date.fromisoformat(text) if _ISO_DAY.fullmatch(text) else None
+    except ValueError:
+        day = None
+    if day is None:
+        raise _RowError(f"verified_on “{text[:40]}” is not a day: type it as 2026-11-30")
+    if day > today:
+        raise _RowError(f"verified_on {text} is a day still to come")
+    return day
+
+
+# What each kind compares and writes, with the words the preview uses.
+_FIELDS = {
+    "fact": [("value", "value"), ("vendor_stated", "vendor-stated"), ("verified_on", "verified on")],
+    "event": [("text", "text"), ("verified_on", "verified on")],
+    "score": [("value", "score"), ("reason", "reason"), ("verified_on", "verified on")],
+}
+
+
+def _words(value):
+    if value is None or value == "":
+        return "(empty)"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def _compare(row):
+    fields = _FIELDS[row.kind]
+    new_urls = [source.url for source in row.sources]
+    if row.target is None:
+        row.status = "new"
+        parts = [
+            f"{what}: {_words(row.values[name])}"
+            for name, what in fields
+            if row.values[name] not in ("", None)
+        ]
+        if new_urls:
+            parts.append(f"sources: {' '.join(new_urls)}")
+        row.summary = "; ".join(parts)
+        return
+    for name, what in fields:
+        old = getattr(row.target, name)
+        if old != row.values[name]:
+            row.changes.append((what, _words(old), _words(row.values[name])))
+    old_urls = [source.url for source in row.target.sources.all()]
+    if set(old_urls) != set(new_urls):
+        row.changes.append(
+            ("sources", " ".join(sorted(old_urls)) or "(none)", " ".join(new_urls) or "(none)")
+        )
+    row.status = "changed" if row.changes else "unchanged"
+
+
+# --- Writing -----------------------------------------------------------------------------
+
+_MODELS = {"fact": (Fact, FactCitation), "event": (Event, EventCitation), "score": (Score, ScoreCitation)}
+
+
+@transaction.atomic
+def apply_import(*, vendor, rows, filename, user, expected_digest=None):
+    """Write the new and changed rows of the file into ``vendor``'s working copy, all or nothing.
+
+    The profile is planned again under a lock on the vendor: when that plan is not the one
+    previewed (``expected_digest``), ImportChanged is raised and nothing is written. A file
+    with errors raises ImportFileError. Records one revision (its comment names the file) and
+    marks the profile as having unpublished changes, as an admin save does; it never
+    publishes. A verified date in the file is a verification by ``user``, as one typed in the
+    change form is. Returns the plan applied.
+    """
+    list(Vendor.objects.select_for_update().filter(pk=vendor.pk).values_list("pk"))
+    plan = plan_import(vendor=vendor, rows=rows, filename=filename)
+    if plan.errors:
+        raise ImportFileError(f"{len(plan.errors)} rows have errors: nothing was imported.")
+    if expected_digest is not None and plan.digest != expected_digest:
+        raise ImportChanged(
+            "The profile changed after your preview (someone saved it): check the new preview."
+        )
+    if not plan.to_write:
+        raise ImportFileError("Every row matches the profile already: there is nothing to import.")
+    positions = {
+        kind: (
+            model.objects.filter(vendor=vendor)
+            .order_by("-position")
+            .values_list("position", flat=True)
+            .first()
+        )
+        for kind, (model, _) in _MODELS.items()
+        if kind != "score"
+    }
+    for row in plan.to_write:
+        model, citation = _MODELS[row.kind]
+        values = dict(row.values)
+        if values["verified_on"] != getattr(row.target, "verified_on", None):
+            values["verified_by"] = user if values["verified_on"] else None
+        if row.target is None:
+            if row.kind in positions:
+                positions[row.kind] = (positions[row.kind] or 0) + 1
+                values["position"] = positions[row.kind]
+            item = model.objects.create(vendor=vendor, **values)
+        else:
+            item = row.target
+            for name, value in values.items():
+                setattr(item, name, value)
+            item.save()
+        if row.target is not None and any(what == "sources" for what, _, _ in row.changes):
+            citation.objects.filter(cited=item).delete()
+        if row.target is None or any(what == "sources" for what, _, _ in row.changes):
+            citation.objects.bulk_create(citation(cited=item, source=source) for source in row.sources)
+    written = len(plan.to_write)
+    record_revision(
+        vendor,
+        user=user,
+        comment=f"Imported {written} row{'s' if written != 1 else ''} from {filename}: "
+        f"{plan.count('new')} new, {plan.count('changed')} changed.",
+    )
+    workflow.refresh_verification(obj=vendor, user=user)
+    workflow.refresh_state(obj=vendor)
+    return plan
+
+
+# --- Export ------------------------------------------------------------------------------
+
+
+def export_rows(*, vendor):
+    """The profile's facts, events and scores as CSV rows, in page order."""
+    rows = []
+
+    def add(kind, label, value, item, *, reason="", stated=""):
+        urls = " ".join(source.url for source in item.sources.all())
+        verified = item.verified_on.isoformat() if item.verified_on else ""
+        rows.append([kind, label, value, reason, stated, verified, urls])
+
+    for fact in vendor.facts.select_related("attribute").prefetch_related("sources"):
+        add("fact", fact.attribute.name, fact.value, fact, stated="yes" if fact.vendor_stated else "no")
+    for event in vendor.events.order_by("position", "date", "pk").prefetch_related("sources"):
+        add("event", event_date_text(event.date, event.precision), event.text, event)
+    for score in vendor.scores.select_related("axis").prefetch_related("sources"):
+        add("score", score.axis.name, score.value, score, reason=score.reason)
+    return rows
+
+
+def export_csv(*, vendor):
+    """The CSV text (byte-order mark first, formulas neutralised) that ``read_csv`` reads back unchanged."""
+    return csv_text(COLUMNS, export_rows(vendor=vendor))
