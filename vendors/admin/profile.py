@@ -28,6 +28,7 @@ from .editing import (
     PositionedInlineForm,
     ResolvesChoicesOnce,
 )
+from .importing import ImportsCSV
 from .sections import InSections
 from .staleness import MARK_VERIFIED_LABEL, plural
 
@@ -196,7 +197,7 @@ class VendorAdminForm(EditorialForm):
 
 
 @admin.register(Vendor)
-class VendorAdmin(InSections, ResolvesChoicesOnce, FillsPositions, EditorialAdmin):
+class VendorAdmin(ImportsCSV, InSections, ResolvesChoicesOnce, FillsPositions, EditorialAdmin):
     form = VendorAdminForm
     item_noun = "profile"  # “editor2 has this profile open since 19:13”
     change_form_template = "admin/vendors/vendor/change_form.html"
