@@ -45,7 +45,12 @@ class ApiMiddleware:
     def __call__(self, request):
         if not request.path.startswith(PREFIX):
             return self.get_response(request)
-        return self._cors(request, self._answer(request))
+        response = self._answer(request)
+        if response.status_code >= 400 and "Cache-Control" not in response:
+            # An error is about this moment: a shared cache must not keep a 404 for a vendor
+            # published a minute later.
+            patch_cache_control(response, no_store=True)
+        return self._cors(request, response)
 
     def _answer(self, request):
         limit, window = settings.API_RATE_LIMIT, settings.API_RATE_WINDOW

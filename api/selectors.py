@@ -25,6 +25,7 @@ from vendors.selectors import (
 )
 
 PAGE_PARAMETERS = ("page", "per_page")
+MULTIPLE = ("lane",)  # the one filter that takes several values (?lane=a&lane=b)
 
 
 class BadQuery(ValueError):
@@ -89,6 +90,12 @@ def query_problems(filterset):
     known = set(filterset.filters) | set(PAGE_PARAMETERS)
     for name in sorted(set(filterset.data) - known):
         problems.append(f"unknown parameter “{name[:40]}” (known: {', '.join(sorted(known))})")
+    for name in sorted(set(filterset.data) & known - set(MULTIPLE)):
+        values = filterset.data.getlist(name)
+        if len(values) > 1:
+            problems.append(f"{name} is given {len(values)} times; give it once")
+        elif values == [""]:
+            problems.append(f"{name} is empty; leave it out or give it a value")
     return problems
 
 

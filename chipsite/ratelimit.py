@@ -1,5 +1,6 @@
 """How often one address may do something: a fixed window per address in the shared cache."""
 
+import ipaddress
 import math
 import time
 
@@ -17,7 +18,7 @@ def wait_seconds(request, *, scope, limit, window):
     """
     now = time.time()
     started = int(now // window) * window
-    key = f"rate:{scope}:{client_ip(request)}:{started}"
+    key = f"rate:{scope}:{_counted_as(client_ip(request))}:{started}"
     cache.add(key, 0, timeout=window + 1)
     try:
         used = cache.incr(key)
@@ -26,3 +27,17 @@ def wait_seconds(request, *, scope, limit, window):
     if used is None or used <= limit:
         return 0
     return max(1, math.ceil(started + window - now))
+
+
+def _counted_as(address):
+    """An IPv4 address itself; an IPv6 one by its /64, the block one subscriber is given, so
+    that rotating through it does not reset the count."""
+    try:
+        ip = ipaddress.ip_address(address or "")
+    except ValueError:
+        return address
+    if ip.version == 4:
+        return str(ip)
+    if ip.ipv4_mapped is not None:
+        return str(ip.ipv4_mapped)
+    return str(ipaddress.ip_network(f"{ip}/64", strict=False))

@@ -93,6 +93,10 @@ class TestVendorList:
             ("per_page=1000", "per_page"),
             ("page=abc", "page"),
             ("colour=red", "colour"),
+            # A filter given twice or empty is refused, not read as its last value.
+            ("min_total=abc&min_total=5", "min_total is given 2 times"),
+            ("sort=name&sort=-total", "sort is given 2 times"),
+            ("min_software=", "min_software is empty"),
         ],
     )
     def test_a_bad_filter_is_a_400_in_json_that_names_it(self, client, world, query, named):
@@ -323,6 +327,21 @@ class TestHttp:
         assert response.status_code == 404
         assert response["Content-Type"].startswith("application/json")
         assert "/api/v1/docs/" in response.json()["message"]
+
+    @pytest.mark.parametrize(
+        "url", ["/api/v1/no-such-thing/", "/api/v1/vendors/nobody/", "/api/v1/vendors/?page=0"]
+    )
+    def test_errors_are_never_kept_by_a_shared_cache(self, client, world, url):
+        response = client.get(url)
+        assert response.status_code >= 400
+        assert "no-store" in response["Cache-Control"]
+
+    def test_an_ipv6_client_is_counted_by_its_64_block(self, client, world, settings):
+        settings.API_RATE_LIMIT = 2
+        for host in ("2001:db8:1:2::1", "2001:db8:1:2::2"):
+            assert client.get("/api/v1/axes/", REMOTE_ADDR=host).status_code == 200
+        assert client.get("/api/v1/axes/", REMOTE_ADDR="2001:db8:1:2:ffff::9").status_code == 429
+        assert client.get("/api/v1/axes/", REMOTE_ADDR="2001:db8:1:3::1").status_code == 200
 
     def test_too_many_requests_from_one_address_get_a_429_with_retry_after(self, client, world, settings):
         settings.API_RATE_LIMIT = 3
