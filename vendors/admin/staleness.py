@@ -18,7 +18,7 @@ from django.utils.text import Truncator
 
 from editorial.admin_input import ValidatesInitial
 
-from ..models import Event, Fact, Score, StaleEvent, StaleFact, StaleScore, stale_before
+from ..models import Event, Fact, Score, StaleEvent, StaleFact, StaleScore
 from ..services import mark_verified
 
 MARK_VERIFIED_LABEL = "Mark verified today"
@@ -150,14 +150,11 @@ class StaleQueueAdmin(ValidatesInitial, admin.ModelAdmin):
     def days_since_verified(self, obj):
         return "never verified" if obj.verified_on is None else _days_since(obj.verified_on)
 
-    @admin.display(description="why")
+    @admin.display(description="source checks")
     def why(self, obj):
-        """Why the row is here, in words: its age, and any problem its sources' checks found."""
+        """What the checks of the row's sources found, in words (its age is the column before):
+        a problem found after the row was verified, which is why it is here, or a changed page."""
         reasons = []
-        if obj.verified_on is None:
-            reasons.append("never verified")
-        elif obj.verified_on < stale_before():
-            reasons.append(f"not verified in {_days_since(obj.verified_on)} days")
         for source in obj.checked_sources:
             if source.problem_on and (obj.verified_on is None or source.problem_on > obj.verified_on):
                 reasons.append(source.problem_text)
