@@ -138,6 +138,8 @@ class RankingsView(TemplateView):
             page_obj=page,
             sort=sort or "-total",
             ignored_sort=None if sort or weights.given else asked,
+            # Your weights set the order: a column sort in the same address is set aside, saying so.
+            sort_set_aside=weights.given and "sort" in self.request.GET,
             site=selectors.site_settings(),
             total_max=total_max(len(axes)),
             # Total comes second so that a phone shows it without scrolling.

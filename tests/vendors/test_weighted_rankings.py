@@ -67,12 +67,19 @@ def test_equal_weights_give_the_editorial_order_and_totals(client, two):
 
 def test_ties_are_broken_by_total_then_name_so_anyone_gets_the_same_order(client, visitor, axes):
     scored("Bravo", speed=4, price=1)
-    scored("Alpha", speed=4, price=3)
+    scored("Zulu", speed=4, price=3)  # the highest total, last by name
     scored("Charlie", speed=4, price=1)
     url = "/?w-speed=1&w-price=0"  # all tie on speed
-    assert names(client.get(url).content.decode()) == ["Alpha", "Bravo", "Charlie"]
+    assert names(client.get(url).content.decode()) == ["Zulu", "Bravo", "Charlie"]
     client.force_login(f.make_superuser())
     assert names(visitor.get(url).content.decode()) == names(client.get(url).content.decode())
+
+
+def test_a_column_sort_beside_weights_is_set_aside_saying_so(client, two):
+    page = client.get("/?w-speed=3&w-price=1&sort=name").content.decode()
+    assert names(page) == ["Fast", "Cheap"]
+    assert "the column sort in this address was set aside" in page
+    assert "set aside" not in client.get("/?w-speed=3&w-price=1").content.decode()
 
 
 def test_a_weighted_address_is_noindex_and_the_editorial_one_is_not(client, two):
