@@ -168,6 +168,14 @@ class Plan:
         return [row for row in self.rows if row.status == "error"]
 
     @property
+    def unchanged(self):
+        return [row for row in self.rows if row.status == "unchanged"]
+
+    @property
+    def changes_and_errors(self):
+        return [row for row in self.rows if row.status != "unchanged"]
+
+    @property
     def to_write(self):
         return [row for row in self.rows if row.status in ("new", "changed")]
 
