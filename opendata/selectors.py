@@ -2,14 +2,11 @@
 
 from comparisons.documents import read_comparison
 from comparisons.models import ComparisonVersion
+from comparisons.selectors import live_comparison
 from vendors.models import VersionScore
 from vendors.selectors import lanes_with_vendor_counts, live_vendors, rankings
 
-__all__ = ["lanes_with_vendor_counts"]
-
-
-def live_comparison(*, slug):
-    return ComparisonVersion.objects.live().filter(slug=slug).first()
+__all__ = ["lanes_with_vendor_counts", "live_comparison"]
 
 
 def live_comparisons():
@@ -20,7 +17,10 @@ def comparison_columns(pages):
     """{comparison pk: [its vendors' live versions, in column order]} for many comparisons in
     one query; a vendor that is not live has no column, as on the page."""
     ids = {entry.vendor_id for page in pages for entry in page.entries}
-    live = {version.item_id: version for version in live_vendors().filter(item_id__in=ids)}
+    live = {
+        version.item_id: version
+        for version in live_vendors().filter(item_id__in=ids).defer("history", "changes")
+    }
     return {
         page.pk: [live[entry.vendor_id] for entry in page.entries if entry.vendor_id in live]
         for page in pages
