@@ -19,10 +19,10 @@ The format, one row per value (README.md, “Bulk import”)::
   leading ``'`` by the site's one CSV writer (opendata/tabular.py) and read back without it:
   text stays text both ways, and nothing in a cell is ever evaluated.
 
-``plan_import`` says what a file would change without writing anything; ``apply_import``
-writes it, all or nothing, in one transaction. A file with any error is refused whole: a
-partial import would leave the file and the profile out of step, and the editor fixes
-the file and uploads it again.
+``plan_import`` says what a file would change without writing anything;
+``vendors.services.import_rows`` writes it, all or nothing, in one transaction. A file with
+any error is refused whole: a partial import would leave the file and the profile out of
+step, and the editor fixes the file and uploads it again.
 """
 
 import csv
@@ -32,11 +32,8 @@ import io
 import re
 from dataclasses import dataclass, field
 
-from django.db import transaction
 from django.utils import timezone
 
-from editorial import services as workflow
-from editorial.revisions import record_revision
 from opendata.tabular import FORMULA_STARTS, SKIPPED_BEFORE_A_FORMULA, csv_text
 
 from .event_dates import EventDateError, event_date_text, parse_event_date
@@ -45,14 +42,7 @@ from .models import (
     SCORE_MIN,
     Attribute,
     Axis,
-    Event,
-    EventCitation,
-    Fact,
-    FactCitation,
-    Score,
-    ScoreCitation,
     Source,
-    Vendor,
 )
 
 COLUMNS = ("kind", "label", "value", "reason", "vendor_stated", "verified_on", "source_urls")
@@ -114,6 +104,10 @@ def read_csv(data):
             + (f" (not a column: {', '.join(repr(n) for n in unknown[:5])})" if unknown else "")
             + "."
         )
+    if len(set(header)) != len(header):
+        raise ImportFileError("The first row names a column twice: name each column once.")
+    if len(lines) == 1:
+        raise ImportFileError("The file has a header row but no rows under it: nothing to import.")
     if len(lines) - 1 > MAX_ROWS:
         raise ImportFileError(
             f"The file has {len(lines) - 1:,} rows: the limit is {MAX_ROWS:,}. Split it into smaller files."
@@ -147,6 +141,7 @@ class PlannedRow:
     changes: list = field(default_factory=list)  # (what, old, new) in words
     summary: str = ""  # what a new row holds, in words
     target: object = None  # the row it updates
+    sources_changed: bool = False
     values: dict = field(default_factory=dict)  # what is written
     sources: list = field(default_factory=list)
 
@@ -336,77 +331,11 @@ def _compare(row):
             row.changes.append((what, _words(old), _words(row.values[name])))
     old_urls = [source.url for source in row.target.sources.all()]
     if set(old_urls) != set(new_urls):
+        row.sources_changed = True
         row.changes.append(
             ("sources", " ".join(sorted(old_urls)) or "(none)", " ".join(new_urls) or "(none)")
         )
     row.status = "changed" if row.changes else "unchanged"
-
-
-# --- Writing -----------------------------------------------------------------------------
-
-_MODELS = {"fact": (Fact, FactCitation), "event": (Event, EventCitation), "score": (Score, ScoreCitation)}
-
-
-@transaction.atomic
-def apply_import(*, vendor, rows, filename, user, expected_digest=None):
-    """Write the new and changed rows of the file into ``vendor``'s working copy, all or nothing.
-
-    The profile is planned again under a lock on the vendor: when that plan is not the one
-    previewed (``expected_digest``), ImportChanged is raised and nothing is written. A file
-    with errors raises ImportFileError. Records one revision (its comment names the file) and
-    marks the profile as having unpublished changes, as an admin save does; it never
-    publishes. A verified date in the file is a verification by ``user``, as one typed in the
-    change form is. Returns the plan applied.
-    """
-    list(Vendor.objects.select_for_update().filter(pk=vendor.pk).values_list("pk"))
-    plan = plan_import(vendor=vendor, rows=rows, filename=filename)
-    if plan.errors:
-        raise ImportFileError(f"{len(plan.errors)} rows have errors: nothing was imported.")
-    if expected_digest is not None and plan.digest != expected_digest:
-        raise ImportChanged(
-            "The profile changed after your preview (someone saved it): check the new preview."
-        )
-    if not plan.to_write:
-        raise ImportFileError("Every row matches the profile already: there is nothing to import.")
-    positions = {
-        kind: (
-            model.objects.filter(vendor=vendor)
-            .order_by("-position")
-            .values_list("position", flat=True)
-            .first()
-        )
-        for kind, (model, _) in _MODELS.items()
-        if kind != "score"
-    }
-    for row in plan.to_write:
-        model, citation = _MODELS[row.kind]
-        values = dict(row.values)
-        if values["verified_on"] != getattr(row.target, "verified_on", None):
-            values["verified_by"] = user if values["verified_on"] else None
-        if row.target is None:
-            if row.kind in positions:
-                positions[row.kind] = (positions[row.kind] or 0) + 1
-                values["position"] = positions[row.kind]
-            item = model.objects.create(vendor=vendor, **values)
-        else:
-            item = row.target
-            for name, value in values.items():
-                setattr(item, name, value)
-            item.save()
-        if row.target is not None and any(what == "sources" for what, _, _ in row.changes):
-            citation.objects.filter(cited=item).delete()
-        if row.target is None or any(what == "sources" for what, _, _ in row.changes):
-            citation.objects.bulk_create(citation(cited=item, source=source) for source in row.sources)
-    written = len(plan.to_write)
-    record_revision(
-        vendor,
-        user=user,
-        comment=f"Imported {written} row{'s' if written != 1 else ''} from {filename}: "
-        f"{plan.count('new')} new, {plan.count('changed')} changed.",
-    )
-    workflow.refresh_verification(obj=vendor, user=user)
-    workflow.refresh_state(obj=vendor)
-    return plan
 
 
 # --- Export ------------------------------------------------------------------------------

@@ -1,12 +1,14 @@
 """Writes on vendor profiles that are not the workflow's own (those live in editorial.services)."""
 
 from django.db import transaction
+from django.db.models import Max
 from django.utils import timezone
 
 from editorial import services as workflow
 from editorial.revisions import record_revision
 
-from .models import Event, Fact, Score, Vendor
+from .importing import ImportChanged, ImportFileError, plan_import
+from .models import Event, EventCitation, Fact, FactCitation, Score, ScoreCitation, Vendor
 
 VERIFIED_COMMENT = "Marked verified today."
 
@@ -48,3 +50,60 @@ def mark_verified(*, user, facts=None, events=None, scores=None, vendors=None, t
         workflow.refresh_verification(obj=vendor, user=user)
     Vendor.objects.filter(pk__in=vendor_pks).update(updated_at=timezone.now())
     return counts, vendor_pks
+
+
+@transaction.atomic
+def import_rows(*, vendor, rows, filename, user, expected_digest=None):
+    """Write the new and changed rows of a CSV file (vendors/importing.py) into ``vendor``'s
+    working copy, all or nothing.
+
+    The file is planned again under a lock on the vendor: when that plan is not the one the
+    editor previewed (``expected_digest``), ImportChanged is raised and nothing is written; a
+    file with an error raises ImportFileError. Records one revision whose comment names the
+    file and marks the profile as having unpublished changes, as an admin save does; it never
+    publishes. A verified date in the file is a verification by ``user``, as one typed in the
+    change form is. Returns the plan applied.
+    """
+    list(Vendor.objects.select_for_update().filter(pk=vendor.pk).values_list("pk"))
+    plan = plan_import(vendor=vendor, rows=rows, filename=filename)
+    if plan.errors:
+        raise ImportFileError(f"{len(plan.errors)} rows have errors: nothing was imported.")
+    if expected_digest is not None and plan.digest != expected_digest:
+        raise ImportChanged(
+            "The profile changed after your preview (someone saved it): check the new preview."
+        )
+    if not plan.to_write:
+        raise ImportFileError("Every row matches the profile already: there is nothing to import.")
+    models = {"fact": (Fact, FactCitation), "event": (Event, EventCitation), "score": (Score, ScoreCitation)}
+    positions = {
+        kind: models[kind][0].objects.filter(vendor=vendor).aggregate(last=Max("position"))["last"] or 0
+        for kind in ("fact", "event")
+    }
+    for row in plan.to_write:
+        model, citation = models[row.kind]
+        values = dict(row.values)
+        if values["verified_on"] != getattr(row.target, "verified_on", None):
+            values["verified_by"] = user if values["verified_on"] else None
+        if row.target is None:
+            if row.kind in positions:
+                positions[row.kind] += 1
+                values["position"] = positions[row.kind]
+            item = model.objects.create(vendor=vendor, **values)
+        else:
+            item = row.target
+            for name, value in values.items():
+                setattr(item, name, value)
+            item.save()
+        if row.target is None or row.sources_changed:
+            citation.objects.filter(cited=item).delete()
+            citation.objects.bulk_create(citation(cited=item, source=source) for source in row.sources)
+    written = len(plan.to_write)
+    record_revision(
+        vendor,
+        user=user,
+        comment=f"Imported {written} row{'s' if written != 1 else ''} from {filename}: "
+        f"{plan.count('new')} new, {plan.count('changed')} changed.",
+    )
+    workflow.refresh_verification(obj=vendor, user=user)
+    workflow.refresh_state(obj=vendor)
+    return plan

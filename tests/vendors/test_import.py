@@ -219,6 +219,16 @@ def test_a_profile_saved_after_the_preview_is_previewed_again_not_overwritten(
     assert Fact.objects.get(pk=fact.pk).value == "64 GB"
 
 
+def test_a_confirmation_not_signed_by_the_site_writes_nothing(client, editor, vendor, attributes):
+    payload = signing.dumps({"vendor": vendor.pk, "name": "x.csv", "csv": csv_text("fact,Memory,1,,no,,")})
+
+    response = client.post(import_url(vendor), {"payload": payload[:-3] + "abc", "digest": "x"})
+
+    assert response.status_code == 200
+    assert "This preview has expired: upload the file again." in response.content.decode()
+    assert not Fact.objects.exists()
+
+
 def test_a_file_over_the_size_limit_is_refused_with_the_limit_named(client, editor, vendor, attributes):
     big = csv_text(*["fact,Memory," + "x" * 1000 + ",,no,,"] * 1100)
     assert len(big) > MAX_BYTES
@@ -244,8 +254,10 @@ def test_a_file_with_too_many_rows_is_refused(client, editor, vendor, attributes
         (b"", "The file is empty"),  # Django's own “The submitted file is empty.” comes first
         ("name,value\nMemory,96 GB\n", "The first row must name the columns"),
         ('kind,label,value\nfact,Memory,"96 GB\n', "is not valid CSV"),
+        (HEADER + "\n", "no rows under it"),
+        ("kind,label,value,value\nfact,Memory,1,2\n", "names a column twice"),
     ],
-    ids=["latin-1", "png", "empty", "wrong-header", "open-quote"],
+    ids=["latin-1", "png", "empty", "wrong-header", "open-quote", "header-only", "twice"],
 )
 def test_a_file_that_is_not_utf8_csv_is_a_form_error(client, editor, vendor, attributes, content, message):
     response = upload(client, vendor, content)

@@ -24,11 +24,11 @@ from ..importing import (
     MAX_ROWS,
     ImportChanged,
     ImportFileError,
-    apply_import,
     export_csv,
     plan_import,
     read_csv,
 )
+from ..services import import_rows
 
 SALT = "vendors.import"
 PREVIEW_MAX_AGE = 60 * 60  # a preview left open longer is uploaded again
@@ -123,7 +123,7 @@ class ImportsCSV:
                 payload = confirm.cleaned_data["payload"]
                 rows = read_csv(payload["csv"].encode())
                 try:
-                    plan = apply_import(
+                    plan = import_rows(
                         vendor=vendor,
                         rows=rows,
                         filename=payload["name"],
