@@ -94,6 +94,10 @@ def read_csv(data):
     if not lines:
         raise ImportFileError("The file is empty: its first row names the columns, e.g. " + ",".join(COLUMNS))
     header = [cell.strip().lower() for cell in lines[0][1]]
+    if len(header) == 1 and ";" in header[0]:
+        raise ImportFileError(
+            "The columns are separated by semicolons: save the sheet as “CSV UTF-8 (comma delimited)”."
+        )
     missing = [name for name in REQUIRED_COLUMNS if name not in header]
     unknown = [name for name in header if name not in COLUMNS]
     if missing or unknown:

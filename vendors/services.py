@@ -79,6 +79,7 @@ def import_rows(*, vendor, rows, filename, user, expected_digest=None):
         kind: models[kind][0].objects.filter(vendor=vendor).aggregate(last=Max("position"))["last"] or 0
         for kind in ("fact", "event")
     }
+    added = {kind: [] for kind in models}  # (row, unsaved item), created together below
     for row in plan.to_write:
         model, citation = models[row.kind]
         values = dict(row.values)
@@ -88,15 +89,22 @@ def import_rows(*, vendor, rows, filename, user, expected_digest=None):
             if row.kind in positions:
                 positions[row.kind] += 1
                 values["position"] = positions[row.kind]
-            item = model.objects.create(vendor=vendor, **values)
-        else:
-            item = row.target
-            for name, value in values.items():
-                setattr(item, name, value)
-            item.save()
-        if row.target is None or row.sources_changed:
-            citation.objects.filter(cited=item).delete()
-            citation.objects.bulk_create(citation(cited=item, source=source) for source in row.sources)
+            added[row.kind].append((row, model(vendor=vendor, **values)))
+            continue
+        for name, value in values.items():
+            setattr(row.target, name, value)
+        row.target.save()
+        if row.sources_changed:
+            citation.objects.filter(cited=row.target).delete()
+            citation.objects.bulk_create(citation(cited=row.target, source=source) for source in row.sources)
+    for kind, pairs in added.items():
+        model, citation = models[kind]
+        items = model.objects.bulk_create(item for _, item in pairs)
+        citation.objects.bulk_create(
+            citation(cited=item, source=source)
+            for (row, _), item in zip(pairs, items, strict=True)
+            for source in row.sources
+        )
     written = len(plan.to_write)
     record_revision(
         vendor,

@@ -240,6 +240,20 @@ def test_a_file_over_the_size_limit_is_refused_with_the_limit_named(client, edit
     assert "Preview of" not in response.content.decode()
 
 
+def test_a_file_just_under_both_limits_is_previewed_and_imported(client, editor, vendor, attributes):
+    filler = "x" * 440
+    content = csv_text(*[f"fact,{attributes[n % 5].name},{n:04d} {filler},,no,," for n in range(MAX_ROWS)])
+    assert 0.9 * MAX_BYTES < len(content.encode()) < MAX_BYTES
+
+    preview = upload(client, vendor, content)
+    assert preview.context["plan"].counts["new"] == MAX_ROWS
+
+    response = confirm(client, vendor, preview)
+
+    assert response.status_code == 302
+    assert Fact.objects.filter(vendor=vendor).count() == MAX_ROWS
+
+
 def test_a_file_with_too_many_rows_is_refused(client, editor, vendor, attributes):
     response = upload(client, vendor, csv_text(*["fact,Memory,1,,no,,"] * (MAX_ROWS + 1)))
 
@@ -255,9 +269,10 @@ def test_a_file_with_too_many_rows_is_refused(client, editor, vendor, attributes
         ("name,value\nMemory,96 GB\n", "The first row must name the columns"),
         ('kind,label,value\nfact,Memory,"96 GB\n', "is not valid CSV"),
         (HEADER + "\n", "no rows under it"),
+        ("kind;label;value\nfact;Memory;96 GB\n", "separated by semicolons"),
         ("kind,label,value,value\nfact,Memory,1,2\n", "names a column twice"),
     ],
-    ids=["latin-1", "png", "empty", "wrong-header", "open-quote", "header-only", "twice"],
+    ids=["latin-1", "png", "empty", "wrong-header", "open-quote", "header-only", "semicolons", "twice"],
 )
 def test_a_file_that_is_not_utf8_csv_is_a_form_error(client, editor, vendor, attributes, content, message):
     response = upload(client, vendor, content)
