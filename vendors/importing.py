@@ -66,7 +66,7 @@ class ImportChanged(ValueError):
 
 
 def read_csv(data):
-    """The file's rows as ``(line number, {column: text})``; ImportFileError when it is not a
+    """The file's rows as ``(row number, {column: text})``; ImportFileError when it is not a
     UTF-8 CSV file with a header row, is larger than MAX_BYTES or has more than MAX_ROWS rows."""
     if len(data) > MAX_BYTES:
         raise ImportFileError(
