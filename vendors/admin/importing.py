@@ -4,6 +4,11 @@ Upload, then a preview of every row (new, changed, unchanged or error), then Con
 the confirmation writes (vendors/importing.py). Between the two the file travels in the
 page itself, signed, so the confirmation applies exactly the file that was previewed.
 Editors and Publishers (the change permission on the vendor) may do both; others get 403.
+
+Built on Django's csv module and forms rather than django-import-export: its current release
+(4.4.3, Oct 2026) declares Django 4.2 to 5.2, not 6.1, and it imports one model per resource
+from that model's list, where this imports three kinds of row into one vendor's working copy,
+matched row by row, with the workflow's revision and unpublished-changes state.
 """
 
 from django import forms
