@@ -29,6 +29,7 @@ import contextlib
 from dataclasses import dataclass, field
 
 from django import forms
+from reversion.models import Version
 
 from .diff import KINDS, Kind, Names, _row_label, snapshot, version_chain
 from .presence import clock
@@ -95,7 +96,7 @@ def merge_submission(*, model_admin, request, obj, opened, current):
     who = _and(users) or "someone"
     at = clock(newer[-1].revision.date_created) if newer else ""
     merge = Merge(data=request.POST.copy(), by=f"{who} at {at}" if at else who, who=who, at=at or "just now")
-    base = snapshot(opened) if _version_exists(opened) else None
+    base = snapshot(opened) if _is_version_of(obj, opened) else None
     rebase = _Rebase(merge, base, request.FILES)
 
     form_class = model_admin.get_form(request, obj, change=True)
@@ -135,10 +136,9 @@ def merge_submission(*, model_admin, request, obj, opened, current):
 _UNKNOWN = object()  # the revision the form was opened at is gone (pruned): every difference conflicts
 
 
-def _version_exists(version_id):
-    from reversion.models import Version
-
-    return bool(version_id) and Version.objects.filter(pk=version_id).exists()
+def _is_version_of(obj, version_id):
+    """Whether ``version_id`` is one of ``obj``'s revisions (and not pruned, nor forged)."""
+    return bool(version_id) and Version.objects.get_for_object(obj).filter(pk=version_id).exists()
 
 
 def _label(model):

@@ -250,7 +250,8 @@ class EditorialAdmin(ValidatesInitial, VersionAdmin):
         if request.method == "GET":
             noun = self.item_noun or self.opts.verbose_name
             for name, since in others:
-                messages.info(request, f"{name} has this {noun} open since {clock(since)}.")
+                # Not led by the name: the admin capitalises a message's first letter.
+                messages.info(request, f"Also here: {name} has this {noun} open since {clock(since)}.")
 
     def get_form(self, request, obj=None, change=False, **kwargs):
         form = super().get_form(request, obj, change, **kwargs)

@@ -9,6 +9,7 @@ from django.test import Client
 from django.utils import timezone
 
 from editorial.presence import PRESENCE_SECONDS
+from editorial.revisions import latest_version_id
 from tests import factories as f
 from vendors.models import Fact, Vendor
 
@@ -197,22 +198,22 @@ def test_opening_a_profile_someone_else_has_open_says_who_and_since_when(profile
 
     shown = messages_of(bob.get(change_url(profile)))
 
-    assert f"alice has this profile open since {at}." in shown
+    assert f"Also here: alice has this profile open since {at}." in shown
 
 
 def test_your_own_opening_is_not_announced_to_you(profile, alice, bob):
     alice.get(change_url(profile))
     bob.get(change_url(profile))
     shown = messages_of(alice.get(change_url(profile)))
-    assert any(m.startswith("bob has this profile open") for m in shown)
-    assert not any(m.startswith("alice has") for m in shown)
+    assert any("bob has this profile open" in m for m in shown)
+    assert not any("alice has" in m for m in shown)
 
 
 def test_an_opening_older_than_a_few_minutes_is_forgotten(profile, alice, bob, monkeypatch):
     alice.get(change_url(profile))
     later = timezone.now() + timezone.timedelta(seconds=PRESENCE_SECONDS + 1)
     monkeypatch.setattr("editorial.presence.timezone.now", lambda: later)
-    assert not any(m.startswith("alice has") for m in messages_of(bob.get(change_url(profile))))
+    assert not any("alice has" in m for m in messages_of(bob.get(change_url(profile))))
 
 
 def test_a_comparisons_different_fields_merge(admin_client):
@@ -281,3 +282,22 @@ def test_a_merged_save_of_a_long_profile_takes_as_many_queries_as_a_short_one(ad
     short = merged_save_queries(admin_client, alice, bob, facts=3)
     long = merged_save_queries(admin_client, alice, bob, facts=40)
     assert long == short
+
+
+def test_a_forged_or_pruned_opened_revision_merges_nothing_silently(profile, alice, bob):
+    """Without the revision the form was opened at, every difference is shown as a conflict."""
+    other = f.make_vendor()
+    assert f.admin_post_vendor_page(alice, other).status_code == 302
+    bobs = open_page(bob, profile)
+    assert (
+        alice.post(change_url(profile), open_page(alice, profile) | {"verdict": "Alice's."}).status_code
+        == 302
+    )
+    bobs |= {"summary": "Bob's summary.", "opened_revision": latest_version_id(other)}
+    response = bob.post(change_url(profile), bobs)
+
+    assert response.status_code == 200
+    assert response.context["adminform"].form.errors["verdict"] == [
+        f"Saved by alice at {timezone.localtime().strftime('%H:%M')}: Alice's. · Yours: Good value."
+    ]
+    assert Vendor.objects.get(pk=profile.pk).summary == "Amazon's chip."
