@@ -302,6 +302,9 @@ FRESHNESS_DAYS = int(os.environ.get("FRESHNESS_DAYS", "90"))
 SOURCE_CHECK_CONTACT_URL = os.environ.get("SOURCE_CHECK_CONTACT_URL", "https://chipsite.example/")
 SOURCE_CHECK_TIMEOUT = float(os.environ.get("SOURCE_CHECK_TIMEOUT", "10"))
 SOURCE_CHECK_CONCURRENCY = int(os.environ.get("SOURCE_CHECK_CONCURRENCY", "4"))
+# Off: a source (or a redirect) resolving to a loopback, private or link-local address is not
+# fetched, so an editor's URL cannot probe the server's own network.
+SOURCE_CHECK_ALLOW_PRIVATE = env_bool("SOURCE_CHECK_ALLOW_PRIVATE", False)
 
 # Revision storage stays bounded: `manage.py prune_revisions` deletes revisions older
 # than this many days, always keeping each item's last few.

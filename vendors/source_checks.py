@@ -116,8 +116,36 @@ def fingerprint(body, *, content_type="", encoding=None):
     return hashlib.sha256(data).hexdigest()
 
 
+class PrivateAddress(httpx.RequestError):
+    """A source (or a redirect) points into our own network: not fetched."""
+
+
+def addresses_of(host):
+    """The IP addresses ``host`` resolves to."""
+    return {info[4][0] for info in socket.getaddrinfo(host, None)}
+
+
+def _refuse_private_addresses(request):
+    """Each request, redirects included: an editor's URL must not reach the server's own network
+    (loopback, private, link-local such as a cloud's metadata address), unless
+    SOURCE_CHECK_ALLOW_PRIVATE says so (tests against a local server)."""
+    if settings.SOURCE_CHECK_ALLOW_PRIVATE:
+        return
+    try:
+        addresses = addresses_of(request.url.host)
+    except socket.gaierror:
+        return  # httpx's own lookup fails the same way and says so
+    for address in addresses:
+        ip = ipaddress.ip_address(address.split("%", 1)[0])
+        if not ip.is_global:
+            raise PrivateAddress("points to a private address", request=request)
+
+
 def _error_in_words(exc):
-    """“timed out”, “DNS lookup failed”, “TLS error”, “too many redirects” or “connection failed”."""
+    """“timed out”, “DNS lookup failed”, “TLS error”, “too many redirects”, “points to a private
+    address” or “connection failed”."""
+    if isinstance(exc, PrivateAddress):
+        return str(exc)
     if isinstance(exc, httpx.TooManyRedirects):
         return "too many redirects"
     if isinstance(exc, httpx.TimeoutException):
@@ -166,6 +194,7 @@ def make_client(*, timeout=None):
         max_redirects=MAX_REDIRECTS,
         timeout=settings.SOURCE_CHECK_TIMEOUT if timeout is None else timeout,
         headers={"User-Agent": user_agent(), "Accept": "text/html,application/xhtml+xml,*/*;q=0.8"},
+        event_hooks={"request": [_refuse_private_addresses]},
     )
 
 

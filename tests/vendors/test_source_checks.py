@@ -12,6 +12,7 @@ from django.core.management import CommandError, call_command
 from django.utils import timezone
 
 from tests import factories as f
+from vendors import source_checks
 from vendors.models import Event, Fact, Score, Source, short_day
 from vendors.source_checks import MAX_REDIRECTS, check_sources
 
@@ -69,7 +70,9 @@ class Site:
 
 
 @pytest.fixture
-def site():
+def site(settings):
+    """The local server; fetching from loopback is allowed for it (never in production)."""
+    settings.SOURCE_CHECK_ALLOW_PRIVATE = True
     site = Site()
     site.thread.start()
     yield site
@@ -210,6 +213,32 @@ class TestFailures:
         check(source)
 
         assert source.check_error == "connection failed" and source.failures == 1
+
+    def test_a_source_on_a_private_address_is_not_fetched(self, site, settings):
+        settings.SOURCE_CHECK_ALLOW_PRIVATE = False
+        site.pages["/spec"] = (200, PAGE, {})
+        source = f.make_source(url=site.url("/spec"))
+
+        check(source)
+
+        assert source.check_error == "points to a private address" and source.failures == 1
+        assert site.requests == []
+
+    def test_a_redirect_into_a_private_address_is_not_followed(self, site, settings, monkeypatch):
+        settings.SOURCE_CHECK_ALLOW_PRIVATE = False
+        real_addresses_of = source_checks.addresses_of
+
+        def addresses_of(host):  # the guard takes the first hop for a public address
+            return {"93.184.215.14"} if host == "127.0.0.1" else real_addresses_of(host)
+
+        monkeypatch.setattr(source_checks, "addresses_of", addresses_of)
+        site.pages["/spec"] = (302, "", {"Location": site.url("/inside", host="localhost")})
+        source = f.make_source(url=site.url("/spec"))
+
+        check(source)
+
+        assert source.check_error == "points to a private address"
+        assert [path for path, _ in site.requests] == ["/spec"]
 
     def test_a_redirect_loop_stops_after_a_bounded_number_of_redirects(self, site):
         site.pages["/loop"] = (302, "", {"Location": "/loop"})
