@@ -15,6 +15,7 @@ class Source(Schema):
     publisher: str
     url: str = Field(description="The document's address (http or https).")
     accessed_on: dt.date | None = Field(description="When an editor last read it.")
+    archive_url: str = Field(description="An archived copy of the document; empty when there is none.")
 
 
 class LaneRef(Schema):

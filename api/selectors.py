@@ -41,7 +41,13 @@ class NoSuchPage(LookupError):
 
 def _sources(cited):
     return [
-        {"title": s.title, "publisher": s.publisher, "url": s.url, "accessed_on": s.accessed_on}
+        {
+            "title": s.title,
+            "publisher": s.publisher,
+            "url": s.url,
+            "accessed_on": s.accessed_on,
+            "archive_url": s.archive_url,
+        }
         for s in cited
     ]
 

@@ -45,6 +45,7 @@ def source_dict(source):
         "url": source.url,
         "publisher": source.publisher,
         "accessed_on": iso(source.accessed_on),
+        "archive_url": source.archive_url,
     }
 
 

@@ -186,7 +186,12 @@ class TestVendorDetail:
     def test_every_value_comes_with_its_sources_vendor_stated_flag_and_verified_date(self, client):
         axis = make_axis(name="Performance", slug="performance")
         vendor = make_vendor(name="AWS Trainium", slug="aws-trainium", summary="Amazon's chip.")
-        doc = make_source(title="Trn3 architecture", publisher="AWS", url="https://aws.example/trn3")
+        doc = make_source(
+            title="Trn3 architecture",
+            publisher="AWS",
+            url="https://aws.example/trn3",
+            archive_url="https://web.archive.org/web/2026/https://aws.example/trn3",
+        )
         news = make_source(title="Trainium3 launch", url="https://news.example/trn3")
         make_fact(
             vendor=vendor,
@@ -215,6 +220,7 @@ class TestVendorDetail:
             "publisher": "AWS",
             "url": "https://aws.example/trn3",
             "accessed_on": "2026-11-01",
+            "archive_url": "https://web.archive.org/web/2026/https://aws.example/trn3",
         }
         (event,) = body["events"]
         assert (event["date"], event["display_date"], event["text"]) == (

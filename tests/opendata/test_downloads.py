@@ -27,7 +27,11 @@ def spreadsheet_rows(response):
 def trainium():
     memory = f.make_attribute(name="Memory")
     performance = f.make_axis(name="Performance", slug="performance")
-    datasheet = f.make_source(title="Trainium3 datasheet – AWS", url="https://aws.example/trn3")
+    datasheet = f.make_source(
+        title="Trainium3 datasheet – AWS",
+        url="https://aws.example/trn3",
+        archive_url="https://web.archive.org/web/2026/https://aws.example/trn3",
+    )
     blog = f.make_source(title="Re:Invent recap", url="https://aws.example/blog")
     vendor = f.make_vendor(name="AWS Trainium", slug="aws-trainium")
     f.make_fact(
@@ -78,6 +82,10 @@ def test_a_profile_json_holds_the_same_values_with_their_sources_and_the_licence
     fact = data["values"][0]
     assert fact["vendor_stated"] is True and fact["verified_on"] == "2026-10-31"
     assert [s["url"] for s in fact["sources"]] == ["https://aws.example/trn3", "https://aws.example/blog"]
+    assert [s["archive_url"] for s in fact["sources"]] == [
+        "https://web.archive.org/web/2026/https://aws.example/trn3",
+        "",
+    ]
     assert [v["kind"] for v in data["values"]] == ["fact", "event", "score", "faq"]
 
 
