@@ -8,7 +8,9 @@ Redis, ``wrk`` and gunicorn, like bench/load.py, whose helpers it uses. It
 3. for ``--duration`` seconds drives visitors' pages with wrk while two Editors, each in a
    thread with their own session, open a vendor's change page, change its summary and save,
    again and again through the real admin form: each on a vendor of their own, and every third
-   save both on the same vendor, so that the edit guard has conflicts to refuse;
+   save both on the same vendor, so that the edit guard has conflicts to refuse (with
+   ``--fields different`` the second editor changes the verdict there instead of the summary:
+   two editors changing different fields of one profile, which merge);
 4. checks every save the admin accepted against the revision history and the working copies,
    and writes the figures into docs/benchmarks.md (the section "Visitors and editors at once").
 
@@ -111,9 +113,10 @@ class FormFields(HTMLParser):
 class Editor(threading.Thread):
     together = threading.Barrier(len(OWN))  # both open the shared vendor, then both save
 
-    def __init__(self, base, username, deadline, results):
+    def __init__(self, base, username, deadline, results, *, different=False):
         super().__init__(name=username)
         self.base, self.username, self.deadline, self.results = base, username, deadline, results
+        self.different = different  # on the shared vendor, the second editor changes the verdict
         self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(CookieJar()))
 
     def open(self, path, data=None):
@@ -160,8 +163,13 @@ class Editor(threading.Thread):
                 except threading.BrokenBarrierError:
                     break  # the other editor's time is up
             marker = f"Saved by {self.username}, save {n} at {time.time():.6f}."
-            fields = [(name, value) for name, value in form.fields if name != "summary"]
-            fields += [("summary", marker), ("_continue", "Save and continue editing")]
+            field = (
+                "verdict"
+                if slug == SHARED and self.different and self.username != "bench-editor-1"
+                else "summary"
+            )
+            fields = [(name, value) for name, value in form.fields if name != field]
+            fields += [(field, marker), ("_continue", "Save and continue editing")]
             status, url, page = self.open(change, fields)
             if status >= 500:
                 outcome = "error"
@@ -171,7 +179,7 @@ class Editor(threading.Thread):
                 outcome = "refused"  # the edit guard: the other editor saved first
             else:
                 outcome = "invalid"  # any other form error: the scraped form was not what a browser sends
-            self.results.append((self.username, slug, marker, outcome, status, time.monotonic()))
+            self.results.append((self.username, slug, marker, outcome, status, time.monotonic(), field))
 
 
 def prepare():
@@ -201,8 +209,12 @@ def check(results):
     missing = [r for r in accepted if html.escape(r[2]) not in history[r[1]] and r[2] not in history[r[1]]]
     last = {}
     for r in sorted(accepted, key=lambda r: r[5]):
-        last[r[1]] = r[2]
-    wrong = [slug for slug, marker in last.items() if Vendor.objects.get(slug=slug).summary != marker]
+        last[r[1], r[6]] = r[2]
+    wrong = [
+        slug
+        for (slug, field), marker in last.items()
+        if getattr(Vendor.objects.get(slug=slug), field) != marker
+    ]
     return missing, wrong
 
 
@@ -211,6 +223,12 @@ def main():
     parser.add_argument("--duration", type=int, default=20, help="seconds of visitors and editors")
     parser.add_argument("--output", default=str(load.ROOT / "docs" / "benchmarks.md"))
     parser.add_argument("--smoke", action="store_true", help="3 s, nothing written")
+    parser.add_argument(
+        "--fields",
+        choices=["same", "different"],
+        default="same",
+        help="on the shared vendor, both editors change the summary (same) or one the verdict (different)",
+    )
     args = parser.parse_args()
     duration = 3 if args.smoke else args.duration
 
@@ -229,7 +247,10 @@ def main():
     results = []
     try:
         deadline = time.monotonic() + duration
-        editors = [Editor(server.url, username, deadline, results) for username in OWN]
+        editors = [
+            Editor(server.url, username, deadline, results, different=args.fields == "different")
+            for username in OWN
+        ]
         for editor in editors:
             editor.start()
         out = subprocess.run(
@@ -264,6 +285,7 @@ def main():
     outcomes = ("accepted", "refused", "invalid", "error")
     count = {outcome: sum(1 for r in results if r[3] == outcome) for outcome in outcomes}
     shared = [r for r in results if r[1] == SHARED]
+    mode = " (there the second changes the verdict instead)" if args.fields == "different" else ""
     text = "\n".join(
         [
             SECTION,
@@ -272,7 +294,7 @@ def main():
             f"the production settings, page cache on): wrk with {load.CONNECTIONS} connections on "
             f"{len(VISITOR_PAGES)} visitors' pages",
             "while two Editors save summaries through the admin's change form, each on a vendor of their",
-            f"own and every third save both on {SHARED}, opened at the same moment. Machine load "
+            f"own and every third save both on {SHARED}, opened at the same moment{mode}. Machine load "
             f"{os.getloadavg()[0]:.2f} after.",
             "",
             "| visitors' requests | req/s | p50 ms | p99 ms | non-2xx |",
