@@ -301,3 +301,31 @@ def test_a_forged_or_pruned_opened_revision_merges_nothing_silently(profile, ali
         f"Saved by alice at {timezone.localtime().strftime('%H:%M')}: Alice's. · Yours: Good value."
     ]
     assert Vendor.objects.get(pk=profile.pk).summary == "Amazon's chip."
+
+
+def test_a_comparisons_rows_merge_row_by_row(admin_client):
+    a, b = f.make_vendor(name="Trainium"), f.make_vendor(name="TPU")
+    comparison = f.make_comparison(vendors=[a, b])
+    memory = f.make_criterion(comparison=comparison, name="Memory", position=1)
+    f.make_assessment(criterion=memory, vendor=a, value="96 GB")
+    f.make_assessment(criterion=memory, vendor=b, value="192 GB")
+
+    def opened():
+        rows, initial = f.admin_rows_on_page(admin_client.get(change_url(comparison)))
+        data = f.comparison_admin_fields(type(comparison).objects.get(pk=comparison.pk))
+        for prefix, found in rows.items():
+            data.update(f.admin_inline_rows(prefix, found, initial[prefix]))
+        return data
+
+    assert admin_client.post(change_url(comparison), opened()).status_code == 302  # a first revision
+    first, second = opened(), opened()
+    assert (
+        admin_client.post(change_url(comparison), first | {"assessments-0-value": "144 GB"}).status_code
+        == 302
+    )
+    response = admin_client.post(change_url(comparison), second | {"criteria-0-name": "Memory per chip"})
+
+    assert response.status_code == 302, response.context["adminform"].form.errors
+    memory.refresh_from_db()
+    assert memory.name == "Memory per chip"
+    assert sorted(memory.assessments.values_list("value", flat=True)) == ["144 GB", "192 GB"]
