@@ -33,9 +33,10 @@ def test_visitor_ticks_three_vendors_compares_and_follows_a_footnote(open_page):
     compute = page.locator("table.compare tr", has=page.get_by_role("rowheader", name="Compute", exact=True))
     expect(compute.locator("td").nth(0)).to_have_text("not stated")
 
-    google = Vendor.objects.get(slug="google-tpu")
+    # The first cited cell: the first column's (AWS Trainium's) first fact.
+    trainium = Vendor.objects.get(slug="aws-trainium")
     first_source = min(
-        google.facts.order_by("attribute__position", "position").first().sources.all(), key=lambda s: s.pk
+        trainium.facts.order_by("attribute__position", "position").first().sources.all(), key=lambda s: s.pk
     )
     marker = page.locator("table.compare sup.fn a").first
     expect(marker).to_have_text("[1]")
