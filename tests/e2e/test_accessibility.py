@@ -1,6 +1,7 @@
 """axe-core (4.12.1, shipped inside axe-playwright-python) on every page type, at 1280 and 390 px.
 
-Every rule axe runs by default, every impact: the pages must have no violation at all. axe is
+Every rule axe runs by default, plus WCAG 2.2's target-size (which Lighthouse's accessibility
+score runs too), every impact: the pages must have no violation at all. axe is
 put into the page with ``page.evaluate`` (what ``Axe.run`` does): Playwright's evaluate goes
 through the DevTools protocol, which the strict CSP (``script-src 'self'``) does not govern,
 while ``page.add_script_tag`` would be refused. So the pages are checked under the CSP they
@@ -35,12 +36,13 @@ def test_axe_finds_no_violation_on_any_page_type(open_page, width):
     page, watcher = open_page(viewport={"width": width, "height": 900})
     page.set_default_timeout(10_000)
     axe = Axe()
+    options = {"resultTypes": ["violations"], "rules": {"target-size": {"enabled": True}}}
     found = []
     for path, (status, ready) in PAGE_TYPES.items():
         response = page.goto(path)
         assert response.status == status, path
         page.wait_for_selector(ready)
-        results = axe.run(page)
+        results = axe.run(page, options=options)
         found += describe(path, results.response["violations"])
     assert found == [], f"axe violations at {width} px:\n" + "\n".join(found)
     # The one error a page may log is the 404 page's own status.
