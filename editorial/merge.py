@@ -29,6 +29,7 @@ import contextlib
 from dataclasses import dataclass, field
 
 from django import forms
+from django.utils.text import capfirst
 from reversion.models import Version
 
 from .diff import KINDS, Kind, Names, _row_label, snapshot, version_chain
@@ -107,18 +108,18 @@ def merge_submission(*, model_admin, request, obj, opened, current):
     for name, form_field in form_class.base_fields.items():
         if name in SKIP_FIELDS:
             continue
-        where = str(form_field.label or name)
+        where = capfirst(str(form_field.label or name))
         outcome = rebase.field(
             form_field,
             key=name,
-            where=where[:1].upper() + where[1:],
+            where=where,
             theirs=theirs_form[name].value(),
             base=base_form[name].value() if base_form else _UNKNOWN,
         )
         if outcome in ("yours", "both"):
-            merge.yours.append(where[:1].upper() + where[1:])
+            merge.yours.append(where)
         if outcome in ("theirs", "both"):
-            merge.theirs.append(where[:1].upper() + where[1:])
+            merge.theirs.append(where)
 
     for formset_class, inline in model_admin.get_formsets_with_inlines(request, obj):
         prefix = formset_class.get_default_prefix()
