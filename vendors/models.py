@@ -201,7 +201,7 @@ class Vendor(Editable):
     """The working copy of a vendor profile. Visitors read its published versions (VendorVersion)."""
 
     name = models.CharField(max_length=200, help_text="The profiled chip line, e.g. “AWS Trainium”.")
-    slug = models.SlugField(max_length=200, unique=True, help_text="Its address: /vendors/<slug>/.")
+    slug = models.SlugField(max_length=200, unique=True, help_text="The last part of its address: aws-trainium for /vendors/aws-trainium/.")
     company = models.CharField(max_length=200, help_text="The maker, e.g. “Amazon Web Services”.")
     lane = models.ForeignKey(Lane, on_delete=models.PROTECT, related_name="vendors")
     logo = models.ImageField(

@@ -321,3 +321,17 @@ def test_two_scores_on_one_axis_are_listed_with_links_that_land_on_the_page(admi
     assert any(text.startswith("Score") and "duplicate" in text for text in page.summary_links.values())
     assert page.marked_sections == ["section-scores"]
     assert not vendor.scores.exists()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "url, example",
+    [
+        ("/admin/vendors/vendor/add/", "/vendors/aws-trainium/"),
+        ("/admin/comparisons/comparison/add/", "/compare/tpu-vs-trainium/"),
+    ],
+)
+def test_the_slug_help_shows_an_address_an_editor_can_read(admin_client, url, example):
+    page = admin_client.get(url).content.decode()
+    assert "The last part of its address: " in page and example in page
+    assert "/vendors//" not in page and "/compare//" not in page
