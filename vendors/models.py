@@ -8,6 +8,7 @@ anything still cites, and the admin says what cites it.
 
 import datetime as dt
 import uuid
+from urllib.parse import urlsplit, urlunsplit
 
 import reversion
 from django.conf import settings
@@ -93,6 +94,29 @@ class Axis(models.Model):
         return self.name
 
 
+def normalise_url(url):
+    """A URL as one source is known by: scheme and host in lower case, no trailing slash
+    on the path, so that a pasted ``HTTPS://AWS.amazon.com/trainium/`` finds the source
+    stored as ``https://aws.amazon.com/trainium``. Anything not http(s) gives ""."""
+    parts = urlsplit(url.strip())
+    if parts.scheme.lower() not in {"http", "https"} or not parts.netloc:
+        return ""
+    path = parts.path.rstrip("/")
+    return urlunsplit((parts.scheme.lower(), parts.netloc.lower(), path, parts.query, ""))
+
+
+class SourceQuerySet(models.QuerySet):
+    def with_url(self, url):
+        """The sources whose URL is ``url`` once both are normalised (normalise_url)."""
+        wanted = normalise_url(url)
+        if not wanted:
+            return self.none()
+        # The stored URL starts with the normalised one, whatever the case: a narrow
+        # index-friendly filter, then the exact comparison on the few candidates.
+        candidates = self.filter(url__istartswith=wanted).only("pk", "url")[:50]
+        return self.filter(pk__in=[s.pk for s in candidates if normalise_url(s.url) == wanted])
+
+
 class Source(models.Model):
     title = models.CharField(max_length=300, help_text="The document's own title or headline.")
     publisher = models.CharField(max_length=200, blank=True, help_text="Who published it, e.g. “AWS”.")
@@ -150,6 +174,8 @@ class Source(models.Model):
         help_text="Everything citing this source and verified before this day is stale.",
     )
 
+    objects = SourceQuerySet.as_manager()
+
     class Meta:
         ordering = ["title", "pk"]
         constraints = [
@@ -201,7 +227,11 @@ class Vendor(Editable):
     """The working copy of a vendor profile. Visitors read its published versions (VendorVersion)."""
 
     name = models.CharField(max_length=200, help_text="The profiled chip line, e.g. “AWS Trainium”.")
-    slug = models.SlugField(max_length=200, unique=True, help_text="The last part of its address: aws-trainium for /vendors/aws-trainium/.")
+    slug = models.SlugField(
+        max_length=200,
+        unique=True,
+        help_text="The last part of its address: aws-trainium for /vendors/aws-trainium/.",
+    )
     company = models.CharField(max_length=200, help_text="The maker, e.g. “Amazon Web Services”.")
     lane = models.ForeignKey(Lane, on_delete=models.PROTECT, related_name="vendors")
     logo = models.ImageField(

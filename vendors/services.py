@@ -8,7 +8,7 @@ from editorial import services as workflow
 from editorial.revisions import record_revision
 
 from .importing import ImportChanged, ImportFileError, plan_import
-from .models import Event, EventCitation, Fact, FactCitation, Score, ScoreCitation, Vendor
+from .models import Event, EventCitation, Fact, FactCitation, Score, ScoreCitation, Source, Vendor
 
 VERIFIED_COMMENT = "Marked verified today."
 
@@ -115,3 +115,9 @@ def import_rows(*, vendor, rows, filename, user, expected_digest=None):
     workflow.refresh_verification(obj=vendor, user=user)
     workflow.refresh_state(obj=vendor)
     return plan
+
+
+def add_source(*, title, url, publisher="", accessed_on=None):
+    """A new source, as the change page's “Add a new source” dialog enters it. The caller has
+    validated the fields (a Source form) and looked for the URL (``Source.objects.with_url``)."""
+    return Source.objects.create(title=title, url=url, publisher=publisher, accessed_on=accessed_on)

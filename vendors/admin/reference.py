@@ -1,9 +1,11 @@
 """The shared vocabulary and sources: lanes, attributes, axes, sources, site settings."""
 
+from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.db.models import Count, OuterRef, Subquery, Value
 from django.db.models.functions import Coalesce
+from django.http import JsonResponse
 from django.shortcuts import redirect
 from django.urls import path as url_path
 from django.urls import reverse
@@ -21,8 +23,10 @@ from ..models import (
     Lane,
     SiteSettings,
     Source,
+    normalise_url,
 )
 from ..publishing import refresh_totals
+from ..services import add_source
 from ..source_checks import check_sources, describe
 
 
@@ -126,7 +130,46 @@ class SourceAdmin(ValidatesInitial, admin.ModelAdmin):
 
     def get_urls(self):
         check = self.admin_site.admin_view(self.check_view)
-        return [url_path("<path:object_id>/check/", check, name="vendors_source_check"), *super().get_urls()]
+        quick_add = self.admin_site.admin_view(self.quick_add_view)
+        return [
+            url_path("quick-add/", quick_add, name="vendors_source_quick_add"),
+            url_path("<path:object_id>/check/", check, name="vendors_source_check"),
+            *super().get_urls(),
+        ]
+
+    def get_search_results(self, request, queryset, search_term):
+        """A pasted URL finds its source even when its case or trailing slash differ
+        (``Source.objects.with_url``); any other term searches the fields as usual."""
+        found = queryset.filter(pk__in=Source.objects.with_url(search_term).values("pk"))
+        if normalise_url(search_term) and found.exists():
+            return found, False
+        return super().get_search_results(request, queryset, search_term)
+
+    def quick_add_view(self, request):
+        """The change pages' “Add a new source” dialog, in JSON: GET ``?url=`` names the
+        source that URL already is (or null); POST creates one from title, publisher, URL and
+        date accessed, unless its URL is already a source, which is then offered instead."""
+        if request.method == "GET":
+            if not self.has_view_or_change_permission(request):
+                return JsonResponse({"error": "You may not look up sources."}, status=403)
+            existing = Source.objects.with_url(request.GET.get("url", "")).first()
+            return JsonResponse({"source": _as_choice(existing) if existing else None})
+        if request.method != "POST":
+            return JsonResponse({"error": "GET or POST only."}, status=405)
+        if not self.has_add_permission(request):
+            return JsonResponse({"error": "You may not add sources."}, status=403)
+        existing = Source.objects.with_url(request.POST.get("url", "")).first()
+        if existing is not None:
+            return JsonResponse({"exists": _as_choice(existing)}, status=409)
+        form = QuickSourceForm(request.POST)
+        if not form.is_valid():
+            errors = {
+                name: [e["message"] for e in found] for name, found in form.errors.get_json_data().items()
+            }
+            return JsonResponse({"errors": errors}, status=400)
+        source = add_source(**form.cleaned_data)
+        self.log_addition(request, source, [{"added": {}}])
+        return JsonResponse({"source": _as_choice(source)}, status=201)
 
     def check_view(self, request, object_id):
         """“Check this source now”: one source, the same check as `manage.py check_sources`."""
@@ -184,6 +227,19 @@ class SourceAdmin(ValidatesInitial, admin.ModelAdmin):
         if not rows:
             return "Nothing: this source can be deleted."
         return format_html_join("", "<div>{}: {} — {}</div>", rows)
+
+
+class QuickSourceForm(forms.ModelForm):
+    """The fields the “Add a new source” dialog asks for."""
+
+    class Meta:
+        model = Source
+        fields = ["title", "publisher", "url", "accessed_on"]
+
+
+def _as_choice(source):
+    """A source as the sources autocomplete names it (``id`` and ``text``), with its URL."""
+    return {"id": str(source.pk), "text": str(source), "url": source.url}
 
 
 def citation_relations():
