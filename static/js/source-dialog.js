@@ -1,0 +1,164 @@
+"use strict";
+// “Add a new source” beside every sources autocomplete of a change page
+// (templates/admin/vendors/source_dialog.html). The dialog posts to the Source admin's
+// quick-add endpoint and adds the new source, or the one its URL already is, to that row.
+(function () {
+  const dialog = document.getElementById("source-dialog");
+  if (!dialog || typeof dialog.showModal !== "function") {
+    return;
+  }
+  const form = dialog.querySelector("form");
+  const urlInput = form.elements.url;
+  const exists = dialog.querySelector(".source-dialog-exists");
+  const existsTitle = dialog.querySelector(".source-dialog-exists-title");
+  const problem = dialog.querySelector(".source-dialog-error");
+  let row = null; // the select the dialog adds to
+  let found = null; // the source the URL already is
+  let lookup = 0;
+
+  function today() {
+    const now = new Date();
+    const pad = (n) => String(n).padStart(2, "0");
+    return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+  }
+
+  function pick(select, source) {
+    let option = Array.from(select.options).find((o) => o.value === source.id);
+    if (!option) {
+      option = new Option(source.text, source.id, true, true);
+      select.append(option);
+    }
+    option.selected = true;
+    if (window.django && django.jQuery) {
+      django.jQuery(select).trigger("change"); // select2 redraws its chosen items
+    } else {
+      select.dispatchEvent(new Event("change", { bubbles: true }));
+    }
+  }
+
+  function clearErrors() {
+    problem.hidden = true;
+    form.querySelectorAll(".errorlist").forEach((list) => {
+      list.replaceChildren();
+      list.hidden = true;
+    });
+  }
+
+  function showExisting(source) {
+    found = source;
+    exists.hidden = !source;
+    if (source) {
+      existsTitle.textContent = source.text;
+      existsTitle.href = source.url;
+    }
+  }
+
+  function open(select) {
+    row = select;
+    form.reset();
+    clearErrors();
+    showExisting(null);
+    form.elements.accessed_on.value = today();
+    dialog.showModal();
+    urlInput.focus();
+  }
+
+  async function checkUrl() {
+    const value = urlInput.value.trim();
+    const asked = ++lookup;
+    if (!/^https?:\/\/./i.test(value)) {
+      showExisting(null);
+      return;
+    }
+    const response = await fetch(`${form.action}?url=${encodeURIComponent(value)}`, {
+      headers: { Accept: "application/json" },
+      credentials: "same-origin",
+    });
+    if (asked !== lookup || !response.ok) {
+      return;
+    }
+    showExisting((await response.json()).source);
+  }
+
+  function report(errors) {
+    Object.entries(errors).forEach(([name, messages]) => {
+      const list = form.querySelector(`.errorlist[data-for="${name}"]`);
+      if (!list) {
+        problem.textContent = messages.join(" ");
+        problem.hidden = false;
+        return;
+      }
+      list.replaceChildren(
+        ...messages.map((text) => {
+          const item = document.createElement("li");
+          item.textContent = text;
+          return item;
+        }),
+      );
+      list.hidden = false;
+    });
+    const first = form.querySelector(".errorlist:not([hidden])");
+    if (first) {
+      first.parentElement.querySelector("input").focus();
+    }
+  }
+
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    clearErrors();
+    let response;
+    let body = {};
+    try {
+      response = await fetch(form.action, {
+        method: "POST",
+        body: new FormData(form),
+        headers: { Accept: "application/json" },
+        credentials: "same-origin",
+      });
+      body = await response.json();
+    } catch (error) {
+      body = {};
+    }
+    if (response && response.status === 201) {
+      pick(row, body.source);
+      dialog.close();
+    } else if (body.exists) {
+      showExisting(body.exists);
+      exists.querySelector("button").focus();
+    } else if (body.errors) {
+      report(body.errors);
+    } else {
+      problem.textContent = `The source could not be added${response ? ` (HTTP ${response.status})` : ""}: reload the page and try again.`;
+      problem.hidden = false;
+    }
+  });
+
+  exists.querySelector(".source-dialog-pick").addEventListener("click", () => {
+    pick(row, found);
+    dialog.close();
+  });
+  dialog.querySelector(".source-dialog-cancel").addEventListener("click", () => dialog.close());
+  urlInput.addEventListener("input", () => {
+    clearTimeout(urlInput.waiting);
+    urlInput.waiting = setTimeout(checkUrl, 250);
+  });
+  urlInput.addEventListener("change", checkUrl);
+
+  function addButtons(root) {
+    root.querySelectorAll("select[name$='-sources']").forEach((select) => {
+      if (select.name.includes("__prefix__") || select.dataset.sourceDialog) {
+        return;
+      }
+      select.dataset.sourceDialog = "1";
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "add-source-button";
+      button.textContent = "Add a new source";
+      button.addEventListener("click", () => open(select));
+      select.parentElement.append(button);
+    });
+  }
+
+  addButtons(document);
+  document.addEventListener("formset:added", (event) => addButtons(event.target));
+})();
