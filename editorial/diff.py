@@ -6,10 +6,13 @@ assessments. Rows are matched by primary key, so an edited row reads as a change
 not as one removal and one addition.
 """
 
+import datetime as dt
 from dataclasses import dataclass
 
 from django.apps import apps
 from django.db import models
+from django.utils import timezone
+from django.utils.formats import date_format
 from reversion.models import Version
 
 SHORT = 80  # longer texts read "changed" rather than old -> new
@@ -86,10 +89,15 @@ class Names:
 
 
 def _show(value):
+    """A value as people read it; dates and times in the site's one format (“3 Dec 2026 09:00”)."""
     if value is None or value == "":
         return "empty"
-    if hasattr(value, "isoformat"):
-        return value.isoformat()
+    if isinstance(value, dt.datetime):
+        return date_format(
+            timezone.localtime(value) if timezone.is_aware(value) else value, "DATETIME_FORMAT"
+        )
+    if isinstance(value, dt.date):
+        return date_format(value, "DATE_FORMAT")
     return str(value)
 
 

@@ -440,7 +440,7 @@ class EditorialAdmin(ValidatesInitial, VersionAdmin):
             "object": obj,
             "title": f"What changed in {obj}",
             "older": older,
-            "newer": newer,
+            "pair": [("Older", older), ("Newer", newer)],
             "changes": describe_changes(obj, older.pk, newer.pk),
             "can_revert": self.has_revert_permission(request),
         }
@@ -464,24 +464,24 @@ class EditorialAdmin(ValidatesInitial, VersionAdmin):
     def get_list_filter(self, request):
         return [StateFilter, *super().get_list_filter(request)]
 
-    # Saving: the optional comment joins the admin's own log message in the revision.
+    # Saving: the revision's comment is the editor's own (empty when none is given); the admin's
+    # automatic log message stays in its own log (LogEntry), and a compare page lists what changed.
 
     def log_change(self, request, object, message):
         entry = super().log_change(request, object, message)
-        self._add_comment(request)
+        self._keep_editor_comment(request)
         return entry
 
     def log_addition(self, request, object, message):
         entry = super().log_addition(request, object, message)
-        self._add_comment(request)
+        self._keep_editor_comment(request)
         return entry
 
-    def _add_comment(self, request):
-        from reversion import get_comment, is_active, set_comment
+    def _keep_editor_comment(self, request):
+        from reversion import is_active, set_comment
 
-        comment = (request.POST.get("revision_comment") or "").strip()[:200]
-        if comment and is_active():
-            set_comment(f"{comment} ({get_comment()})" if get_comment() else comment)
+        if is_active():
+            set_comment((request.POST.get("revision_comment") or "").strip()[:200])
 
     # Actions.
 
