@@ -138,6 +138,12 @@
     dialog.close();
   });
   dialog.querySelector(".source-dialog-cancel").addEventListener("click", () => dialog.close());
+  form.addEventListener("input", (event) => {
+    const list = form.querySelector(`.errorlist[data-for="${event.target.name}"]`);
+    if (list) {
+      list.hidden = true; // the field changed: its old message no longer applies
+    }
+  });
   urlInput.addEventListener("input", () => {
     clearTimeout(urlInput.waiting);
     urlInput.waiting = setTimeout(checkUrl, 250);
@@ -155,6 +161,14 @@
       button.className = "add-source-button";
       button.textContent = "Add a new source";
       button.addEventListener("click", () => open(select));
+      // The dialog replaces Django's "+" (a second browser window); without this script the
+      // "+" stays, a plain link to the add page.
+      const wrapper = select.closest(".related-widget-wrapper");
+      if (wrapper) {
+        wrapper.querySelectorAll(".add-related").forEach((link) => {
+          link.hidden = true;
+        });
+      }
       select.parentElement.append(button);
     });
   }
