@@ -7,6 +7,7 @@ not as one removal and one addition.
 """
 
 import datetime as dt
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.apps import apps
@@ -31,6 +32,7 @@ class Kind:
     noun: str
     label: str  # a field name, or "ref:<field>" to name the row after what it points at
     main: str | None = None  # the field whose old -> new value leads the line
+    name: Callable[[dict], str] | None = None  # names a row from its fields, instead of ``label``
 
 
 # How each kind of child row reads, by model label; each app adds its own through its
@@ -108,6 +110,8 @@ def _field_change(name, old, new, *, lead=False):
 
 
 def _row_label(model, kind, fields, names):
+    if kind.name is not None:
+        return kind.name(fields)
     if kind.label.startswith("ref:"):
         field = model._meta.get_field(kind.label[4:])
         return names.of(field.related_model, fields.get(field.attname))

@@ -179,7 +179,7 @@ class VendorPublication(Publication):
     noun = "vendor"
     diff_kinds = {
         "vendors.fact": Kind("", "ref:attribute", "value"),
-        "vendors.event": Kind("Event", "date"),
+        "vendors.event": Kind("Event", "date", name=lambda row: display_date(row["date"], row["precision"])),
         "vendors.score": Kind("Score", "ref:axis", "value"),
         "vendors.faq": Kind("FAQ", "question"),
     }

@@ -115,3 +115,15 @@ def test_history_pages_have_the_admins_breadcrumbs(admin_client, edited):
     assert breadcrumbs(compare_page(admin_client, edited)) == [*stock, "History", "Compare"]
     revert = admin_client.get(f"{CHANGELIST}{edited.pk}/history/{older.pk}/").content.decode()
     assert breadcrumbs(revert) == [*stock, "History", "Revert"]
+
+
+def test_compare_names_an_event_by_its_date_at_its_precision(admin_client):
+    vendor = f.make_vendor(name="AWS Trainium", published=False)
+    f.make_event(vendor=vendor, text="Trn2 announced.")
+    assert post_vendor_page(admin_client, vendor).status_code == 302
+
+    def edit(rows):
+        rows["events"][0]["text"] = "Trn2 generally available."
+
+    assert post_vendor_page(admin_client, vendor, edit=edit).status_code == 302
+    assert "<li>Event Jan 2026: text changed</li>" in compare_page(admin_client, vendor)
