@@ -70,14 +70,18 @@
       showExisting(null);
       return;
     }
-    const response = await fetch(`${form.action}?url=${encodeURIComponent(value)}`, {
-      headers: { Accept: "application/json" },
-      credentials: "same-origin",
-    });
-    if (asked !== lookup || !response.ok) {
-      return;
+    try {
+      const response = await fetch(`${form.action}?url=${encodeURIComponent(value)}`, {
+        headers: { Accept: "application/json" },
+        credentials: "same-origin",
+      });
+      const body = response.ok ? await response.json() : null;
+      if (asked === lookup && body) {
+        showExisting(body.source);
+      }
+    } catch (error) {
+      // Signed out or offline: the lookup is a convenience, and saving will say what went wrong.
     }
-    showExisting((await response.json()).source);
   }
 
   function report(errors) {
