@@ -100,7 +100,7 @@ def test_history_list_shows_comments_and_dates_readably_after_publishing_and_sch
     page = admin_client.get(f"{CHANGELIST}{edited.pk}/history/").content.decode()
     body = page.split('id="content-main"')[1]
     assert f"Scheduled for {date_format(timezone.localtime(at), 'DATETIME_FORMAT')}." in body
-    assert "Trainium3 launch" in body and "Editor’s comment" in body
+    assert "Trainium3 launch" in body and "First check" in body
     assert not ISO_MOMENT.search(re.sub(r'value="\d+"', "", body))
 
 
