@@ -199,3 +199,39 @@ def test_a_new_profile_takes_at_most_half_the_44_clicks(open_page):
     assert [
         r for r in watcher.failed_requests if not ("/admin/autocomplete/" in r and "ERR_ABORTED" in r)
     ] == []
+
+
+def test_the_dialog_shows_what_is_wrong_and_offers_a_source_its_url_already_is(open_page):
+    f.make_lane(name="hyperscaler custom silicon")
+    f.make_attribute(name="Memory", position=1)
+    known = f.make_source(title="Amazon launches Trainium3 AI accelerator", url=TOMS)
+    user = f.make_staff_user(group="Editor", username="new-editor")
+    user.set_password("pw")
+    user.save()
+    page, watcher = open_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page.goto("/admin/vendors/vendor/add/")
+    page.fill("#id_username", "new-editor")
+    page.fill("#id_password", "pw")
+    page.click("input[type=submit]")
+    dialog = page.locator("#source-dialog")
+    assert page.locator("#id_facts-0-sources ~ .related-widget-wrapper-link.add-related:visible").count() == 0
+
+    page.locator("#id_facts-0-sources ~ .add-source-button").click()
+    dialog.get_by_label("URL").fill("not a url")
+    dialog.get_by_role("button", name="Add source").click()
+    expect(dialog.get_by_text("Enter a valid URL.")).to_be_visible()
+    expect(dialog.get_by_text("This field is required.")).to_be_visible()  # the title
+
+    dialog.get_by_label("URL").fill(
+        TOMS.replace("https://www.tomshardware.com", "HTTPS://WWW.TomsHardware.com") + "/"
+    )
+    expect(dialog.get_by_text("This source already exists:")).to_be_visible()
+    dialog.get_by_role("button", name="Pick it").click()
+
+    expect(dialog).not_to_be_visible()
+    expect(
+        page.locator("#id_facts-0-sources + .select2-container .select2-selection__choice")
+    ).to_contain_text(known.title)
+    assert Source.objects.count() == 1
+    # The browser logs the refused POST's 400; nothing else went wrong.
+    assert [e for e in watcher.console_errors if "status of 400" not in e] == []
