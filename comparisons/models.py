@@ -17,7 +17,11 @@ class Comparison(Editable):
     """The working copy of a comparison. Visitors read its published versions (ComparisonVersion)."""
 
     title = models.CharField(max_length=200, help_text="E.g. “Google TPU vs AWS Trainium vs Nvidia GPU”.")
-    slug = models.SlugField(max_length=200, unique=True, help_text="The last part of its address: tpu-vs-trainium for /compare/tpu-vs-trainium/.")
+    slug = models.SlugField(
+        max_length=200,
+        unique=True,
+        help_text="The last part of its address: tpu-vs-trainium for /compare/tpu-vs-trainium/.",
+    )
     summary = models.CharField(max_length=300, help_text="One line, shown wherever the comparison is listed.")
     intro = models.TextField(blank=True, help_text="Markdown. Shown above the table.")
     verdict = models.TextField(blank=True, help_text="Markdown. The editor's verdict.")
