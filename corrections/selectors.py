@@ -1,5 +1,6 @@
 """What a reader can point at on a live page: its parts, as the correction form offers them."""
 
+import datetime as dt
 from dataclasses import dataclass
 
 from comparisons.models import ComparisonVersion
@@ -46,7 +47,9 @@ def vendor_target(*, slug):
     parts += [
         (
             f"event-{e['id']}",
-            _short(f"What changed, {display_date(_day(e['date']), e['precision'])}: {e['text']}"),
+            _short(
+                f"What changed, {display_date(dt.date.fromisoformat(e['date']), e['precision'])}: {e['text']}"
+            ),
         )
         for e in document["events"]
     ]
@@ -73,9 +76,3 @@ def comparison_target(*, slug):
         parts=[*parts, OTHER],
         comparison_id=version.item_id,
     )
-
-
-def _day(text):
-    import datetime as dt
-
-    return dt.date.fromisoformat(text)

@@ -24,6 +24,7 @@ from django.contrib.postgres.search import (
 from django.db import connection
 from django.db.models import Case, Count, F, FloatField, IntegerField, Q, Value, When, Window
 from django.db.models.functions import RowNumber
+from django.utils import timezone
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
 
@@ -63,8 +64,6 @@ def index_version(publication, version):
 
 def index_all(*, entry_model=SearchEntry, get_model=None):
     """Index every version that is live or still to come (a migration's or a rebuild's job)."""
-    from django.utils import timezone
-
     now = timezone.now()
     entry_model.objects.all().delete()
     for publication in publications():
