@@ -104,3 +104,22 @@ def open_page(browser, live_server):
     yield _open
     for context in contexts:
         context.close()
+
+
+def sign_in(open_page, *, username, group="Editor", **context):
+    """A new staff user in ``group`` signed in through the admin's own form, in a new page
+    opened with ``context`` (viewport, ...): (page, watcher), on the admin's home."""
+    from playwright.sync_api import expect
+
+    from tests import factories as f
+
+    user = f.make_staff_user(group=group, username=username)
+    user.set_password("pw")
+    user.save()
+    page, watcher = open_page(**context)
+    page.goto("/admin/login/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", "pw")
+    page.click("input[type=submit]")
+    expect(page.get_by_role("heading", name="Profiles, scores and sources")).to_be_visible()
+    return page, watcher

@@ -4,6 +4,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests import factories as f
+from tests.e2e.conftest import sign_in
 from vendors.models import Fact
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -24,14 +25,7 @@ def test_an_editor_previews_and_imports_20_facts_without_scrolling_sideways(open
         f.make_attribute(name=name, position=position)
     vendor = f.make_vendor(name="AWS Trainium", slug="aws-trainium")
     source = f.make_source(url="https://aws.amazon.com/ai/machine-learning/trainium/")
-    user = f.make_staff_user(group="Editor", username="csv-editor")
-    user.set_password("pw")
-    user.save()
-    page, watcher = open_page(viewport=viewport)
-    page.goto("/admin/login/")
-    page.fill("#id_username", "csv-editor")
-    page.fill("#id_password", "pw")
-    page.click("input[type=submit]")
+    page, watcher = sign_in(open_page, username="csv-editor", viewport=viewport)
 
     page.goto(f"/admin/vendors/vendor/{vendor.pk}/change/")
     page.get_by_role("link", name="Import facts, events and scores from CSV").click()

@@ -4,6 +4,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests import factories as f
+from tests.e2e.conftest import sign_in
 from vendors.models import Vendor
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -12,16 +13,7 @@ PHONE = {"width": 390, "height": 844}
 
 
 def sign_in_on_a_phone(open_page):
-    user = f.make_staff_user(group="Editor", username="phone-editor")
-    user.set_password("pw")
-    user.save()
-    page, watcher = open_page(viewport=PHONE, is_mobile=True, has_touch=True)
-    page.goto("/admin/login/")
-    page.fill("#id_username", "phone-editor")
-    page.fill("#id_password", "pw")
-    page.click("input[type=submit]")
-    expect(page.get_by_role("heading", name="Profiles, scores and sources")).to_be_visible()
-    return page, watcher
+    return sign_in(open_page, username="phone-editor", viewport=PHONE, is_mobile=True, has_touch=True)
 
 
 def scrolls_sideways(page):

@@ -7,6 +7,7 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from tests import factories as f
+from tests.e2e.conftest import sign_in as sign_in_as
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -14,16 +15,7 @@ DESKTOP = {"width": 1280, "height": 900}
 
 
 def sign_in(open_page):
-    user = f.make_staff_user(group="Editor", username="queue-editor")
-    user.set_password("pw")
-    user.save()
-    page, watcher = open_page(viewport=DESKTOP)
-    page.goto("/admin/login/")
-    page.fill("#id_username", "queue-editor")
-    page.fill("#id_password", "pw")
-    page.click("input[type=submit]")
-    expect(page.get_by_role("heading", name="Profiles, scores and sources")).to_be_visible()
-    return page, watcher
+    return sign_in_as(open_page, username="queue-editor", viewport=DESKTOP)
 
 
 def uncovered_in_view(page, locator):
