@@ -192,9 +192,11 @@ def test_a_fact_you_deleted_that_was_edited_meanwhile_is_a_conflict(profile, ali
 # --- presence -----------------------------------------------------------------------------
 
 
-def test_opening_a_profile_someone_else_has_open_says_who_and_since_when(profile, alice, bob):
+def test_opening_a_profile_someone_else_has_open_says_who_and_since_when(profile, alice, bob, monkeypatch):
+    opened = timezone.now()  # fixed, so the minute cannot turn between the request and the check
+    monkeypatch.setattr("editorial.presence.timezone.now", lambda: opened)
     alice.get(change_url(profile))
-    at = timezone.localtime().strftime("%H:%M")
+    at = timezone.localtime(opened).strftime("%H:%M")
 
     shown = messages_of(bob.get(change_url(profile)))
 
