@@ -110,6 +110,13 @@ class FormFields(HTMLParser):
             self._select = None
 
 
+def form_errors(page):
+    """The messages of a refused form, so a failing run says which field it was."""
+    items = re.findall(r'<ul class="errorlist[^"]*"[^>]*>(.*?)</ul>', page, re.S)
+    texts = [" ".join(html.unescape(re.sub(r"<[^>]+>", " ", item)).split()) for item in items]
+    return [text for text in texts if text] or ["(no field message)"]
+
+
 class Editor(threading.Thread):
     together = threading.Barrier(len(OWN))  # both open the shared vendor, then both save
 
@@ -173,12 +180,14 @@ class Editor(threading.Thread):
             status, url, page = self.open(change, fields)
             if status >= 500:
                 outcome = "error"
-            elif "errornote" not in page:
-                outcome = "accepted"
+            elif '<li class="success">' in page:
+                outcome = "accepted"  # the admin's "… was changed successfully" (the page also holds
+                # the source dialog's hidden error note, so the absence of "errornote" proves nothing)
             elif "after you opened it" in page:
                 outcome = "refused"  # the edit guard: the other editor saved first
             else:
                 outcome = "invalid"  # any other form error: the scraped form was not what a browser sends
+                print(f"{self.username} on {slug}: the form said {form_errors(page)}", file=sys.stderr)
             self.results.append((self.username, slug, marker, outcome, status, time.monotonic(), field))
 
 
