@@ -1,18 +1,13 @@
 """A comparison is edited on one page: its text, vendors, criteria, assessments and FAQs."""
 
-from functools import partial
-
 from django import forms
 from django.contrib import admin
-from django.contrib.admin.checks import InlineModelAdminChecks
-from django.contrib.admin.options import flatten_fieldsets
 from django.contrib.admin.widgets import RelatedFieldWidgetWrapper
-from django.db.models import Case, Count, OuterRef, Subquery, When
-from django.forms.models import BaseModelFormSet, modelform_defines_fields, modelformset_factory
+from django.db.models import Count, Q
 
 from editorial.workflow import SAVE_FIELDSET, EditorialAdmin, EditorialForm
 from vendors.admin import CitedInline, CitesSources, FillsPositions, PositionedInlineForm, ResolvesChoicesOnce
-from vendors.models import Vendor
+from vendors.admin.editing import AutocompletesKnowChoices, ChecksChangedRowsOnly, KnownModelChoiceField
 
 from .models import (
     MAX_VENDORS,
@@ -73,7 +68,7 @@ class ComparisonVendorForm(PositionedInlineForm):
         widgets = {"pick_if": forms.TextInput(attrs={"size": 60})}
 
 
-class ComparisonVendorInline(admin.TabularInline):
+class ComparisonVendorInline(AutocompletesKnowChoices, admin.TabularInline):
     model = ComparisonVendor
     form = ComparisonVendorForm
     formset = ComparedVendorsFormSet
@@ -84,6 +79,9 @@ class ComparisonVendorInline(admin.TabularInline):
 
     def get_formset(self, request, obj=None, **kwargs):
         return super().get_formset(request, obj, validate_min=True, validate_max=True, **kwargs)
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("vendor", "comparison")  # each row's title
 
 
 # --- criteria: the table's rows --------------------------------------------------------
@@ -104,132 +102,64 @@ class CriterionForm(PositionedInlineForm):
         return cleaned
 
 
-class CriterionInline(admin.TabularInline):
+class CriterionInline(AutocompletesKnowChoices, admin.TabularInline):
     model = Criterion
     form = CriterionForm
     autocomplete_fields = ["attribute"]
     extra = 0
 
 
-# --- assessments: one vendor on one criterion ------------------------------------------
+# --- assessments: one compared vendor on one criterion ---------------------------------
 
 
-def compared_vendors(comparison):
-    """The comparison's vendors in column order; none for a comparison not saved yet."""
-    if comparison is None or comparison.pk is None:
-        return Vendor.objects.none()
-    order = list(comparison.entries.values_list("vendor_id", flat=True))
-    return Vendor.objects.filter(pk__in=order).order_by(
-        Case(*(When(pk=pk, then=i) for i, pk in enumerate(order)), default=len(order))
-    )
+class CompareVendorField(KnownModelChoiceField):
+    """A compared vendor's row, named after its vendor."""
+
+    def label_from_instance(self, obj):
+        return str(obj.vendor)
 
 
-class AssessmentForm(forms.ModelForm):
+class AssessmentForm(ChecksChangedRowsOnly, forms.ModelForm):
     class Meta:
         model = Assessment
-        fields = ["criterion", "vendor", "value", "mark", "reason", "vendor_stated", "sources"]
+        fields = ["criterion", "entry", "value", "mark", "reason", "vendor_stated", "sources"]
         widgets = {
             "value": forms.TextInput(attrs={"size": 30}),
             "reason": forms.Textarea(attrs={"rows": 2, "cols": 40}),
         }
 
 
-class AssessmentFormSet(BaseModelFormSet):
-    """The assessments of one comparison, which hang off its criteria rather than off it.
-
-    Takes the arguments of an inline formset, so the admin can show it as one.
-    """
-
-    def __init__(self, data=None, files=None, instance=None, save_as_new=False, prefix=None, **kwargs):
-        self.instance = instance
-        queryset = kwargs.pop("queryset", None)
-        if queryset is None:
-            queryset = self.model._default_manager.all()
-        if instance is None or instance.pk is None:
-            queryset = queryset.none()
-        else:
-            column = ComparisonVendor.objects.filter(
-                comparison=OuterRef("criterion__comparison"), vendor=OuterRef("vendor")
-            ).values("position")[:1]
-            queryset = (
-                queryset.filter(criterion__comparison=instance)
-                .annotate(column=Subquery(column))
-                .order_by("criterion__position", "criterion__pk", "column", "pk")
-            )
-        super().__init__(data, files, prefix=prefix, queryset=queryset, **kwargs)
-
-    @classmethod
-    def get_default_prefix(cls):
-        return "assessments"
-
-
-class ThroughCriterionChecks(InlineModelAdminChecks):
-    """The inline reaches its parent through ``criterion``, not a foreign key of its own."""
-
-    def _check_exclude_of_parent_model(self, obj, parent_model):
-        return []
-
-    def _check_relation(self, obj, parent_model):
-        return []
-
-
 class AssessmentInline(CitedInline):
-    """Shown once the comparison exists: its criteria and vendors are the only choices."""
+    """Shown once the comparison exists: its saved criteria and vendors are the only choices."""
 
     model = Assessment
     form = AssessmentForm
-    formset = AssessmentFormSet
-    checks_class = ThroughCriterionChecks
     comparison = None
 
     def get_formset(self, request, obj=None, **kwargs):
-        """Like InlineModelAdmin.get_formset, but a model formset: there is no foreign key to follow."""
-        self.comparison = obj  # this inline instance serves this one request
-        if "fields" in kwargs:
-            fields = kwargs.pop("fields")
-        else:
-            fields = flatten_fieldsets(self.get_fieldsets(request, obj))
-        exclude = [*(self.get_exclude(request, obj) or []), *self.get_readonly_fields(request, obj)]
-        can_change = self.has_change_permission(request, obj)
-        can_add = self.has_add_permission(request, obj)
+        self.comparison = obj  # the admin makes its inline instances afresh for each request
+        return super().get_formset(request, obj, **kwargs)
 
-        class PermissionProtectedForm(self.form):
-            def has_changed(self):
-                if not (can_change if self.instance.pk else can_add):
-                    return False
-                return super().has_changed()
-
-        defaults = {
-            "form": PermissionProtectedForm,
-            "formset": self.formset,
-            "fields": fields,
-            "exclude": exclude or None,
-            "formfield_callback": partial(self.formfield_for_dbfield, request=request),
-            "extra": self.get_extra(request, obj, **kwargs),
-            "min_num": self.get_min_num(request, obj, **kwargs),
-            "max_num": self.get_max_num(request, obj, **kwargs),
-            "can_delete": self.can_delete and self.has_delete_permission(request, obj),
-            **kwargs,
-        }
-        if defaults["fields"] is None and not modelform_defines_fields(defaults["form"]):
-            defaults["fields"] = forms.ALL_FIELDS
-        return modelformset_factory(self.model, **defaults)
+    def get_queryset(self, request):
+        """In the table's order: by criterion, then by column; each row names both (its title)."""
+        return (
+            super()
+            .get_queryset(request)
+            .select_related("criterion", "entry__vendor")
+            .order_by("criterion__position", "criterion__pk", "entry__position", "entry__pk", "pk")
+        )
 
     def formfield_for_foreignkey(self, db_field, request, **kwargs):
         if db_field.name == "criterion":
-            comparison = self.comparison
-            saved = comparison is not None and comparison.pk is not None
-            kwargs["queryset"] = comparison.criteria.all() if saved else Criterion.objects.none()
-        elif db_field.name == "vendor":
-            kwargs["queryset"] = compared_vendors(self.comparison)
-        return super().formfield_for_foreignkey(db_field, request, **kwargs)
-
-    def formfield_for_dbfield(self, db_field, request, **kwargs):
-        """Criterion and vendor are plain selects: both are added in the inlines above."""
-        formfield = super().formfield_for_dbfield(db_field, request, **kwargs)
-        if db_field.name in ("criterion", "vendor") and isinstance(
-            formfield.widget, RelatedFieldWidgetWrapper
-        ):
+            kwargs["queryset"] = Criterion.objects.filter(comparison=self.comparison)
+        elif db_field.name == "entry":
+            kwargs["queryset"] = ComparisonVendor.objects.filter(comparison=self.comparison).select_related(
+                "vendor"
+            )
+            kwargs["form_class"] = CompareVendorField
+        formfield = super().formfield_for_foreignkey(db_field, request, **kwargs)
+        # Plain selects: both are added in the inlines above, not through a "+" of their own.
+        if isinstance(formfield.widget, RelatedFieldWidgetWrapper):
             formfield.widget = formfield.widget.widget
         return formfield
 
@@ -279,19 +209,27 @@ class ComparisonAdmin(ResolvesChoicesOnce, FillsPositions, CitesSources, Editori
         return self.inlines
 
     def save_related(self, request, form, formsets, change):
-        # Assessments first: they can only name criteria saved before this request, and a
-        # criterion deleted in this same request then takes its assessments with it.
-        formsets = sorted(formsets, key=lambda formset: not isinstance(formset, AssessmentFormSet))
+        # Assessments first: a criterion or vendor removed in this same request then takes
+        # its assessments with it (the database cascades), edited or not.
+        formsets = sorted(formsets, key=lambda formset: formset.model is not Assessment)
+        taken = self._assessments_going_with(formsets)
         super().save_related(request, form, formsets, change)
-        # A vendor taken out of the comparison takes its assessments with it; left behind,
-        # they could no longer be shown or edited here.
-        comparison = form.instance
-        _, deleted = (
-            Assessment.objects.filter(criterion__comparison=comparison)
-            .exclude(vendor__in=comparison.vendors.all())
-            .delete()
-        )
-        if dropped := deleted.get(Assessment._meta.label, 0):
-            self.message_user(
-                request, f"Deleted {dropped} assessment(s) of vendors no longer in this comparison."
+        if taken:
+            self.message_user(request, f"Deleted {taken} assessment(s) of the vendors and criteria removed.")
+
+    @staticmethod
+    def _assessments_going_with(formsets):
+        """How many assessments the vendors and criteria deleted in this request take with them."""
+        removed = {ComparisonVendor: [], Criterion: [], Assessment: []}
+        for formset in formsets:
+            if formset.model in removed:
+                removed[formset.model] += [f.instance.pk for f in formset.deleted_forms if f.instance.pk]
+        if not (removed[ComparisonVendor] or removed[Criterion]):
+            return 0
+        return (
+            Assessment.objects.filter(
+                Q(entry__in=removed[ComparisonVendor]) | Q(criterion__in=removed[Criterion])
             )
+            .exclude(pk__in=removed[Assessment])
+            .count()
+        )

@@ -1,13 +1,14 @@
 """Editorial head-to-head comparisons of two to five vendors, with their own criteria."""
 
 import reversion
+from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 
 from editorial.models import Editable, PublishedVersion
-from vendors.models import SCORE_MAX, SCORE_MIN, Attribute, Axis, Citation, Source, Vendor
+from vendors.models import SCORE_MAX, SCORE_MIN, Attribute, Axis, Citation, Source, Vendor, with_citations
 
 MIN_VENDORS = 2
 MAX_VENDORS = 5
@@ -45,6 +46,26 @@ class Comparison(Editable):
 
     def get_absolute_url(self):
         return reverse("comparisons:detail", kwargs={"slug": self.slug})
+
+    # What a revision of the comparison holds (django-reversion follows these): every row
+    # with its citations and what their descriptions name, one query a kind however many.
+    @property
+    def entries_for_revision(self):
+        return self.entries.select_related("vendor", "comparison")
+
+    @property
+    def assessments_for_revision(self):
+        return with_citations(
+            self.assessments.select_related("criterion", "entry__vendor"), AssessmentCitation
+        )
+
+    @property
+    def faqs_for_revision(self):
+        return with_citations(self.faqs.all(), ComparisonFAQCitation)
+
+    @property
+    def citations_for_revision(self):
+        return self.comparisoncitation_set.select_related("cited", "source")
 
 
 class ComparisonVersion(PublishedVersion):
@@ -133,10 +154,18 @@ class Criterion(models.Model):
 
 
 class Assessment(models.Model):
-    """One vendor's value or mark on one criterion, with a reason and citations."""
+    """One compared vendor's value or mark on one criterion, with a reason and citations.
 
+    It hangs off the comparison's vendor row, so taking a vendor out of the comparison takes its
+    assessments with it. ``comparison`` repeats what the criterion and the row both name: it is
+    the foreign key the admin's inline follows, and ``clean`` keeps the three in agreement.
+    """
+
+    comparison = models.ForeignKey(Comparison, on_delete=models.CASCADE, related_name="assessments")
     criterion = models.ForeignKey(Criterion, on_delete=models.CASCADE, related_name="assessments")
-    vendor = models.ForeignKey(Vendor, on_delete=models.CASCADE, related_name="+")
+    entry = models.ForeignKey(
+        ComparisonVendor, on_delete=models.CASCADE, related_name="assessments", verbose_name="vendor"
+    )
     value = models.CharField(
         max_length=300, blank=True, help_text="Plain text, e.g. “$0.60 per million tokens”."
     )
@@ -153,7 +182,11 @@ class Assessment(models.Model):
     class Meta:
         ordering = ["criterion", "pk"]
         constraints = [
-            models.UniqueConstraint(fields=["criterion", "vendor"], name="one_assessment_per_vendor"),
+            models.UniqueConstraint(
+                fields=["criterion", "entry"],
+                name="one_assessment_per_vendor",
+                violation_error_message="This vendor already has an assessment on this criterion.",
+            ),
             models.CheckConstraint(
                 condition=Q(mark__isnull=True) | Q(mark__gte=SCORE_MIN, mark__lte=SCORE_MAX),
                 name="assessment_mark_from_1_to_5",
@@ -162,7 +195,14 @@ class Assessment(models.Model):
         ]
 
     def __str__(self):
-        return f"{self.criterion}: {self.vendor}"
+        return f"{self.criterion}: {self.entry.vendor}"
+
+    def clean(self):
+        super().clean()
+        for field in ("criterion", "entry"):
+            row_comparison = getattr(getattr(self, field, None), "comparison_id", None)
+            if self.comparison_id and row_comparison not in (None, self.comparison_id):
+                raise ValidationError({field: "Pick one of this comparison's own."})
 
 
 class ComparisonFAQ(models.Model):
@@ -207,9 +247,18 @@ class ComparisonFAQCitation(Citation):
 
 
 # Revisions record a whole comparison: its vendors, criteria, assessments, FAQs and citations.
-reversion.register(Comparison, follow=["entries", "criteria", "faqs", "comparisoncitation_set"])
+reversion.register(
+    Comparison,
+    follow=[
+        "entries_for_revision",
+        "criteria",
+        "assessments_for_revision",
+        "faqs_for_revision",
+        "citations_for_revision",
+    ],
+)
 reversion.register(ComparisonVendor)
-reversion.register(Criterion, follow=["assessments"])
+reversion.register(Criterion)
 reversion.register(Assessment, follow=["assessmentcitation_set"])
 reversion.register(ComparisonFAQ, follow=["comparisonfaqcitation_set"])
 for citation in (ComparisonCitation, AssessmentCitation, ComparisonFAQCitation):

@@ -23,7 +23,10 @@ def comparison_document(comparison):
         Prefetch(
             "criteria",
             queryset=Criterion.objects.select_related("attribute", "axis").prefetch_related(
-                Prefetch("assessments", queryset=Assessment.objects.prefetch_related(plain_sources))
+                Prefetch(
+                    "assessments",
+                    queryset=Assessment.objects.select_related("entry").prefetch_related(plain_sources),
+                )
             ),
         ),
         Prefetch("faqs", queryset=ComparisonFAQ.objects.prefetch_related(plain_sources)),
@@ -55,7 +58,7 @@ def comparison_document(comparison):
                 "assessments": [
                     {
                         "id": assessment.pk,
-                        "vendor_id": assessment.vendor_id,
+                        "vendor_id": assessment.entry.vendor_id,
                         "value": assessment.value,
                         "mark": assessment.mark,
                         "reason": assessment.reason,

@@ -138,8 +138,15 @@ def make_criterion(*, comparison=None, **fields):
 
 
 def make_assessment(*, criterion=None, vendor=None, sources=(), **fields):
+    """An assessment of ``vendor``, put in the criterion's comparison if it is not there yet."""
+    criterion = criterion or make_criterion()
+    entry, _ = ComparisonVendor.objects.get_or_create(
+        comparison=criterion.comparison,
+        vendor=vendor or make_vendor(),
+        defaults={"position": criterion.comparison.entries.count() + 1},
+    )
     assessment = Assessment.objects.create(
-        criterion=criterion or make_criterion(), vendor=vendor or make_vendor(), **fields
+        comparison=criterion.comparison, criterion=criterion, entry=entry, **fields
     )
     assessment.sources.set(sources)
     return assessment

@@ -274,22 +274,23 @@ class Vendor(Editable):
     # its citations and what their descriptions name, one query a kind however long it is.
     @property
     def facts_for_revision(self):
-        return _with_citations(self.facts.select_related("attribute"), FactCitation)
+        return with_citations(self.facts.select_related("attribute"), FactCitation)
 
     @property
     def events_for_revision(self):
-        return _with_citations(self.events.all(), EventCitation)
+        return with_citations(self.events.all(), EventCitation)
 
     @property
     def scores_for_revision(self):
-        return _with_citations(self.scores.select_related("axis"), ScoreCitation)
+        return with_citations(self.scores.select_related("axis"), ScoreCitation)
 
     @property
     def faqs_for_revision(self):
-        return _with_citations(self.faqs.all(), FAQCitation)
+        return with_citations(self.faqs.all(), FAQCitation)
 
 
-def _with_citations(rows, citation_model):
+def with_citations(rows, citation_model):
+    """``rows`` with their citations and the sources they name: how a revision reads them."""
     citations = f"{citation_model._meta.model_name}_set"
     return rows.prefetch_related(
         Prefetch(citations, queryset=citation_model.objects.select_related("source"))

@@ -92,6 +92,11 @@ def entry(vendor, position="", pick_if=""):
     return {"vendor": vendor.pk, "position": position, "pick_if": pick_if}
 
 
+def row_of(comparison, vendor):
+    """The key of the comparison's row for ``vendor``, as an assessment's vendor select sends it."""
+    return comparison.entries.get(vendor=vendor).pk
+
+
 def formset(response, prefix):
     return next(i.formset for i in response.context["inline_admin_formsets"] if i.formset.prefix == prefix)
 
@@ -209,20 +214,22 @@ def test_a_full_comparison_posted_through_the_admin_is_saved_intact(admin_client
         assert rows["assessments"] == []
         for vendor, mark, cited in [(tpu, 4, s[2:3]), (trainium, 5, s[2:4]), (nvidia, 2, [])]:
             rows["assessments"].append(
-                {"criterion": price.pk, "vendor": vendor.pk, "value": f"{vendor} price", "mark": mark,
-                 "reason": f"Because {vendor}.", "vendor_stated": "on" if cited else "",
+                {"criterion": price.pk, "entry": row_of(comparison, vendor), "value": f"{vendor} price",
+                 "mark": mark, "reason": f"Because {vendor}.", "vendor_stated": "on" if cited else "",
                  "sources": pks(cited)}
             )  # fmt: skip
         rows["assessments"].append(
-            {"criterion": saved_criteria[0].pk, "vendor": nvidia.pk, "value": "72 GPUs per NVLink domain",
-             "mark": "", "reason": "", "sources": pks(s[4:])}
+            {"criterion": saved_criteria[0].pk, "entry": row_of(comparison, nvidia),
+             "value": "72 GPUs per NVLink domain", "mark": "", "reason": "", "sources": pks(s[4:])}
         )  # fmt: skip
 
     response = resubmit(admin_client, comparison, assess)
 
     assert response.status_code == 302, errors_of(response)
     assessments = Assessment.objects.filter(criterion__comparison=comparison).order_by("pk")
-    assert [(a.criterion, a.vendor, a.value, a.mark, a.reason, a.vendor_stated) for a in assessments] == [
+    assert [
+        (a.criterion, a.entry.vendor, a.value, a.mark, a.reason, a.vendor_stated) for a in assessments
+    ] == [
         (price, tpu, "Google TPU price", 4, "Because Google TPU.", True),
         (price, trainium, "AWS Trainium price", 5, "Because AWS Trainium.", True),
         (price, nvidia, "Nvidia price", 2, "Because Nvidia.", False),
@@ -243,7 +250,7 @@ def test_a_full_comparison_posted_through_the_admin_is_saved_intact(admin_client
 
     # And the page shows them back in table order: criterion by criterion, vendors by column.
     shown = formset(admin_client.get(change_url(comparison)), "assessments")
-    assert [(form.instance.criterion, form.instance.vendor) for form in shown.forms] == [
+    assert [(form.instance.criterion, form.instance.entry.vendor) for form in shown.forms] == [
         (saved_criteria[0], nvidia),
         (price, tpu),
         (price, trainium),
@@ -467,21 +474,23 @@ def test_assessment_choices_are_the_comparisons_own_criteria_and_vendors(admin_c
     assessments = formset(response, "assessments")
     for form in [*assessments.forms, assessments.empty_form]:
         assert list(form.fields["criterion"].queryset) == criteria
-        assert list(form.fields["vendor"].queryset) == vendors  # in column order
+        assert [row.vendor for row in form.fields["entry"].queryset] == vendors  # in column order
     html = response.content.decode()
     select = html[html.index('name="assessments-0-criterion"') :].split("</select>")[0]
     assert "Speed" in select and "Price" in select and "Foreign" not in select
-    select = html[html.index('name="assessments-0-vendor"') :].split("</select>")[0]
+    select = html[html.index('name="assessments-0-entry"') :].split("</select>")[0]
     assert "Alpha" in select and "Beta" in select and "Other" not in select
 
 
-@pytest.mark.parametrize("field", ["criterion", "vendor"])
+@pytest.mark.parametrize("field", ["criterion", "entry"])
 def test_an_assessment_naming_another_comparisons_criterion_or_vendor_is_refused(
     admin_client, two_comparisons, field
 ):
     comparison, criteria, vendors, foreign, other_vendor = two_comparisons
-    row = {"criterion": criteria[0].pk, "vendor": vendors[0].pk, "value": "Fast", "mark": "", "reason": ""}
-    row[field] = {"criterion": foreign, "vendor": other_vendor}[field].pk
+    row = {"criterion": criteria[0].pk, "entry": row_of(comparison, vendors[0]), "value": "Fast", "mark": "",
+           "reason": ""}  # fmt: skip
+    # The other comparison's criterion, or its row for a vendor both comparisons hold.
+    row[field] = {"criterion": foreign.pk, "entry": row_of(foreign.comparison, vendors[1])}[field]
 
     response = resubmit(admin_client, comparison, lambda rows: rows["assessments"].append(row))
 
@@ -493,7 +502,8 @@ def test_an_assessment_naming_another_comparisons_criterion_or_vendor_is_refused
 
 def test_an_assessment_mark_outside_1_to_5_is_a_form_error(admin_client, two_comparisons):
     comparison, criteria, vendors, *_ = two_comparisons
-    row = {"criterion": criteria[0].pk, "vendor": vendors[0].pk, "value": "", "mark": "6", "reason": ""}
+    row = {"criterion": criteria[0].pk, "entry": row_of(comparison, vendors[0]), "value": "", "mark": "6",
+           "reason": ""}  # fmt: skip
     response = resubmit(admin_client, comparison, lambda rows: rows["assessments"].append(row))
     assert response.status_code == 200
     assert formset(response, "assessments").forms[0].errors["mark"]
@@ -501,7 +511,8 @@ def test_an_assessment_mark_outside_1_to_5_is_a_form_error(admin_client, two_com
 
 def test_two_assessments_of_one_vendor_on_one_criterion_is_a_form_error(admin_client, two_comparisons):
     comparison, criteria, vendors, *_ = two_comparisons
-    row = {"criterion": criteria[0].pk, "vendor": vendors[0].pk, "value": "x", "mark": "", "reason": ""}
+    row = {"criterion": criteria[0].pk, "entry": row_of(comparison, vendors[0]), "value": "x", "mark": "",
+           "reason": ""}  # fmt: skip
     response = resubmit(admin_client, comparison, lambda rows: rows["assessments"].extend([row, dict(row)]))
     assert response.status_code == 200
     assert "duplicate data" in str(formset(response, "assessments").non_form_errors())
@@ -543,7 +554,7 @@ def test_removing_a_vendor_takes_its_assessments_and_says_so(admin_client, two_c
     assert [e.vendor for e in comparison.entries.all()] == [b, c]
     assert list(Assessment.objects.all()) == [kept]
     messages = [str(m) for m in admin_client.get(change_url(comparison)).context["messages"]]
-    assert any("Deleted 2 assessment(s) of vendors no longer in this comparison." in m for m in messages)
+    assert "Deleted 2 assessment(s) of the vendors and criteria removed." in messages
 
 
 # --- 6. sources: autocomplete and "add another", on the page and in its rows -----------
@@ -595,7 +606,7 @@ def test_an_unchanged_comparison_resubmitted_stays_the_same(admin_client, two_co
     before = (
         list(comparison.entries.values_list("vendor", "position", "pick_if")),
         list(comparison.criteria.values_list("name", "position", "attribute", "axis")),
-        list(Assessment.objects.values_list("criterion", "vendor", "mark")),
+        list(Assessment.objects.values_list("criterion", "entry__vendor", "mark")),
         list(ComparisonFAQ.objects.values_list("question", "position")),
     )
 
@@ -605,7 +616,7 @@ def test_an_unchanged_comparison_resubmitted_stays_the_same(admin_client, two_co
     after = (
         list(comparison.entries.values_list("vendor", "position", "pick_if")),
         list(comparison.criteria.values_list("name", "position", "attribute", "axis")),
-        list(Assessment.objects.values_list("criterion", "vendor", "mark")),
+        list(Assessment.objects.values_list("criterion", "entry__vendor", "mark")),
         list(ComparisonFAQ.objects.values_list("question", "position")),
     )
     assert after == before

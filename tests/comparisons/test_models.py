@@ -51,12 +51,14 @@ def test_a_compared_vendor_cannot_be_deleted():
 
 @pytest.mark.parametrize("mark", [0, 6])
 def test_a_mark_outside_1_to_5_is_refused(mark):
-    criterion, vendor = f.make_criterion(), f.make_vendor()
+    criterion = f.make_criterion()
+    row = criterion.comparison.entries.create(vendor=f.make_vendor())
+    assessment = Assessment(comparison=criterion.comparison, criterion=criterion, entry=row, mark=mark)
     with pytest.raises(ValidationError) as error:
-        Assessment(criterion=criterion, vendor=vendor, mark=mark).full_clean()
-    assert "mark" in error.value.message_dict
+        assessment.full_clean()
+    assert list(error.value.message_dict) == ["mark"]
     with transaction.atomic(), refused():
-        Assessment.objects.create(criterion=criterion, vendor=vendor, mark=mark)
+        assessment.save()
     assert not Assessment.objects.exists()
 
 
@@ -70,7 +72,34 @@ def test_a_mark_from_1_to_5_or_none_is_kept(mark):
 def test_one_assessment_per_vendor_and_criterion():
     assessment = f.make_assessment()
     with transaction.atomic(), refused():
-        Assessment.objects.create(criterion=assessment.criterion, vendor=assessment.vendor)
+        Assessment.objects.create(
+            comparison=assessment.comparison, criterion=assessment.criterion, entry=assessment.entry
+        )
+
+
+def test_taking_a_vendor_out_of_a_comparison_takes_its_assessments():
+    criterion = f.make_criterion()
+    a, b = f.make_vendor(), f.make_vendor()
+    f.make_assessment(criterion=criterion, vendor=a, sources=[f.make_source()])
+    kept = f.make_assessment(criterion=criterion, vendor=b)
+
+    criterion.comparison.entries.get(vendor=a).delete()
+
+    assert list(Assessment.objects.all()) == [kept]
+    assert [e.vendor for e in criterion.comparison.entries.all()] == [b]
+
+
+@pytest.mark.parametrize("field", ["criterion", "entry"])
+def test_an_assessment_naming_another_comparisons_criterion_or_vendor_row_does_not_validate(field):
+    vendor = f.make_vendor()
+    assessment = f.make_assessment(vendor=vendor)
+    elsewhere = f.make_assessment(vendor=vendor)  # the same vendor, in another comparison
+    setattr(assessment, field, getattr(elsewhere, field))
+
+    with pytest.raises(ValidationError) as error:
+        assessment.full_clean()
+
+    assert error.value.message_dict == {field: ["Pick one of this comparison's own."]}
 
 
 def test_a_criterion_points_to_an_attribute_or_an_axis_not_both():

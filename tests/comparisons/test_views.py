@@ -10,6 +10,7 @@ from django.utils import timezone
 from comparisons.models import Assessment, Comparison, ComparisonVendor, Criterion
 from editorial import services
 from tests.factories import (
+    make_assessment,
     make_attribute,
     make_axis,
     make_comparison,
@@ -230,11 +231,11 @@ class TestEditorialComparison:
             comparison=comparison, name="Memory again", position=3, attribute=make_attribute(name="Unused")
         )
         quote = make_source(title="Price list")
-        assessment = Assessment.objects.create(criterion=price, vendor=a, value="$0.60 per million tokens")
+        assessment = make_assessment(criterion=price, vendor=a, value="$0.60 per million tokens")
         assessment.sources.set([quote])
-        Assessment.objects.create(criterion=speed, vendor=a, mark=3, reason="Fine.")
-        Assessment.objects.create(criterion=speed, vendor=b, mark=5)
-        Assessment.objects.create(criterion=speed, vendor=c, mark=5)
+        make_assessment(criterion=speed, vendor=a, mark=3, reason="Fine.")
+        make_assessment(criterion=speed, vendor=b, mark=5)
+        make_assessment(criterion=speed, vendor=c, mark=5)
         ComparisonVendor.objects.filter(comparison=comparison, vendor=b).update(pick_if="you live on CUDA")
         publish(comparison)
         html = client.get(comparison.get_absolute_url()).content.decode()
@@ -300,13 +301,13 @@ class TestVisitorsSeeWhatIsPublished:
         a, b, c = trio
         comparison = comparison_of(trio, title="Three chips", summary="The old summary.")
         speed = Criterion.objects.create(comparison=comparison, name="Speed", position=1)
-        Assessment.objects.create(criterion=speed, vendor=a, mark=2)
+        make_assessment(criterion=speed, vendor=a, mark=2)
         publish(comparison)
 
         # An Editor's save: the working copy changes, the live version does not.
         Comparison.objects.filter(pk=comparison.pk).update(summary="The new summary.")
-        Assessment.objects.filter(criterion=speed, vendor=a).update(mark=5)
-        Assessment.objects.create(criterion=speed, vendor=b, mark=4)
+        Assessment.objects.filter(criterion=speed, entry__vendor=a).update(mark=5)
+        make_assessment(criterion=speed, vendor=b, mark=4)
         assert services.refresh_state(obj=comparison) is True
 
         html = visitor.get(comparison.get_absolute_url()).content.decode()
@@ -394,7 +395,7 @@ def make_world(count):
     for i in range(3):
         criterion = Criterion.objects.create(comparison=comparison, name=f"C{i}", position=i)
         for vendor in vendors:
-            Assessment.objects.create(criterion=criterion, vendor=vendor, mark=3).sources.set([make_source()])
+            make_assessment(criterion=criterion, vendor=vendor, mark=3).sources.set([make_source()])
     publish(comparison)
     return vendors, comparison
 
