@@ -155,7 +155,7 @@
   urlInput.addEventListener("change", checkUrl);
 
   function addButtons(root) {
-    root.querySelectorAll("select[name$='-sources']").forEach((select) => {
+    root.querySelectorAll("select[name='sources'], select[name$='-sources']").forEach((select) => {
       if (select.name.includes("__prefix__") || select.dataset.sourceDialog) {
         return;
       }
