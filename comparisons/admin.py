@@ -8,6 +8,7 @@ from django.db.models import Count, Q
 from editorial.workflow import SAVE_FIELDSET, EditorialAdmin, EditorialForm
 from vendors.admin import CitedInline, CitesSources, FillsPositions, PositionedInlineForm, ResolvesChoicesOnce
 from vendors.admin.editing import AutocompletesKnowChoices, ChecksChangedRowsOnly, KnownModelChoiceField
+from vendors.admin.sections import CARD_TABLE, SECTIONED_CHANGE_FORM, InSections
 
 from .models import (
     MAX_VENDORS,
@@ -38,7 +39,7 @@ class ComparisonAdminForm(EditorialForm):
 # Returned by get_fieldsets() rather than set as ``fieldsets``: the admin's check (E013)
 # refuses a many-to-many with its own through table there, though the form saves it.
 FIELDSETS = [
-    (None, {"fields": ["title", "slug", "summary"]}),
+    ("Comparison", {"fields": ["title", "slug", "summary"]}),
     (
         "Page",
         {
@@ -70,6 +71,7 @@ class ComparisonVendorForm(PositionedInlineForm):
 
 class ComparisonVendorInline(AutocompletesKnowChoices, admin.TabularInline):
     model = ComparisonVendor
+    template = CARD_TABLE
     form = ComparisonVendorForm
     formset = ComparedVendorsFormSet
     autocomplete_fields = ["vendor"]
@@ -104,6 +106,7 @@ class CriterionForm(PositionedInlineForm):
 
 class CriterionInline(AutocompletesKnowChoices, admin.TabularInline):
     model = Criterion
+    template = CARD_TABLE
     form = CriterionForm
     autocomplete_fields = ["attribute"]
     extra = 0
@@ -134,6 +137,7 @@ class AssessmentInline(CitedInline):
 
     model = Assessment
     form = AssessmentForm
+    template = CARD_TABLE
     comparison = None
 
     def get_formset(self, request, obj=None, **kwargs):
@@ -176,6 +180,7 @@ class ComparisonFAQForm(PositionedInlineForm):
 
 class ComparisonFAQInline(CitedInline):
     model = ComparisonFAQ
+    template = CARD_TABLE
     form = ComparisonFAQForm
 
 
@@ -183,14 +188,27 @@ class ComparisonFAQInline(CitedInline):
 
 
 @admin.register(Comparison)
-class ComparisonAdmin(ResolvesChoicesOnce, FillsPositions, CitesSources, EditorialAdmin):
+class ComparisonAdmin(InSections, ResolvesChoicesOnce, FillsPositions, CitesSources, EditorialAdmin):
+    """One page in sections: a menu, a Save bar in view, each refused field listed, cards on a phone."""
+
     form = ComparisonAdminForm
+    change_form_template = SECTIONED_CHANGE_FORM
     list_display = ["title", "vendor_count", "updated_at"]
     list_filter = []
     search_fields = ["title", "summary", "slug"]
     prepopulated_fields = {"slug": ["title"]}
     readonly_fields = ["created_at", "updated_at"]
     inlines = [ComparisonVendorInline, CriterionInline, AssessmentInline, ComparisonFAQInline]
+    section_order = [
+        "Comparison",
+        "Page",
+        "Compared vendors",
+        "Criteria",
+        "Assessments",
+        "Frequently asked questions",
+        "Verification",
+        "This save",
+    ]
 
     def get_queryset(self, request):
         return super().get_queryset(request).annotate(vendor_count=Count("entries"))

@@ -12,6 +12,7 @@ from editorial.revisions import latest_version_id
 from tests import factories as f
 from tests.factories import admin_inline_rows as inline_rows
 from tests.factories import admin_rows_on_page as rows_on_page
+from tests.vendors.test_admin_editor import Page
 
 ADD_URL = "/admin/comparisons/comparison/add/"
 CHANGELIST_URL = "/admin/comparisons/comparison/"
@@ -626,3 +627,28 @@ def test_an_unchanged_comparison_resubmitted_stays_the_same(admin_client, two_co
     comparison.refresh_from_db()
     assert services.state(comparison) == "Live"  # nothing new to publish
     assert live_version(comparison) == live
+
+
+# --- 7. one page in sections: a refused save lists every error with a link to its field ---
+
+
+def test_a_refused_comparison_lists_each_error_with_a_link_and_marks_its_sections(
+    admin_client, two_comparisons
+):
+    comparison, criteria, vendors, *_ = two_comparisons
+    f.make_assessment(criterion=criteria[0], vendor=vendors[0], mark=3)
+
+    def bad_mark(rows):
+        rows["assessments"][0]["mark"] = "9"
+
+    response = resubmit(admin_client, comparison, bad_mark, title="")
+
+    assert response.status_code == 200
+    page = Page(response.content.decode())
+    assert page.summary_links == {
+        "#id_title": "Title: This field is required.",
+        "#id_assessments-0-mark": "Assessment 1 — Mark: Ensure this value is less than or equal to 5.",
+    }
+    assert {"id_title", "id_assessments-0-mark"} <= page.ids  # each link has its field
+    assert page.marked_sections == ["section-comparison", "section-assessments"]
+    assert comparison.assessments.get().mark == 3  # nothing saved

@@ -1,4 +1,4 @@
-"""Migrations 0006-0008: assessments move from the vendor to the comparison's vendor row, old revisions too."""
+"""Migrations 0006-0008: assessments move from the vendor to its comparison row, old revisions too."""
 
 import json
 

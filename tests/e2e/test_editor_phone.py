@@ -65,3 +65,27 @@ def test_on_a_phone_a_fact_is_filled_and_saved_without_scrolling_sideways(open_p
     ]
     # The admin asks for /favicon.ico, which the site does not serve.
     assert watcher.foreign_requests == [] and watcher.failed_requests == []
+
+
+def test_on_a_phone_a_comparisons_assessment_is_marked_and_saved_without_scrolling_sideways(open_page):
+    tpu, trainium = f.make_vendor(name="Google TPU"), f.make_vendor(name="AWS Trainium")
+    comparison = f.make_comparison(title="TPU vs Trainium", vendors=[tpu, trainium])
+    f.make_assessment(criterion=f.make_criterion(comparison=comparison, name="Software"), vendor=trainium)
+    page, watcher = sign_in_on_a_phone(open_page)
+
+    page.goto(f"/admin/comparisons/comparison/{comparison.pk}/change/")
+    assert not scrolls_sideways(page)
+    mark = page.locator("#id_assessments-0-mark")
+    mark.scroll_into_view_if_needed()
+    mark.fill("4")
+
+    assert not scrolls_sideways(page)
+    assert shown_on_screen(page, mark)
+    assert page.locator("label[for=id_assessments-0-mark]").is_visible()  # the card names its fields
+    save = page.get_by_role("button", name="Save and continue editing")
+    assert shown_on_screen(page, save)
+
+    save.click()
+    expect(page.get_by_text("was changed successfully")).to_be_visible()
+    assert comparison.assessments.get().mark == 4
+    assert watcher.foreign_requests == [] and watcher.failed_requests == []

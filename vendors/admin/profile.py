@@ -29,7 +29,7 @@ from .editing import (
     ResolvesChoicesOnce,
 )
 from .importing import ImportsCSV
-from .sections import InSections
+from .sections import CARD_TABLE, SECTIONED_CHANGE_FORM, InSections
 from .staleness import MARK_VERIFIED_LABEL, plural
 
 
@@ -111,7 +111,7 @@ class FAQForm(PositionedInlineForm):
 class ProfileInline(CitedInline):
     """A part of the profile: a table on a wide screen, a card per row on a phone."""
 
-    template = "admin/vendors/vendor/edit_inline/tabular.html"
+    template = CARD_TABLE
 
 
 class ShowsVerifier:
@@ -200,7 +200,7 @@ class VendorAdminForm(EditorialForm):
 class VendorAdmin(ImportsCSV, InSections, ResolvesChoicesOnce, FillsPositions, EditorialAdmin):
     form = VendorAdminForm
     item_noun = "profile"  # “editor2 has this profile open since 19:13”
-    change_form_template = "admin/vendors/vendor/change_form.html"
+    change_form_template = SECTIONED_CHANGE_FORM
     list_display = ["name", "company", "lane", "updated_at"]
     list_filter = ["lane"]
     list_select_related = ["lane"]

@@ -11,6 +11,10 @@ from dataclasses import dataclass, field
 from django.contrib.admin.utils import flatten
 from django.utils.text import capfirst, slugify
 
+# The templates that draw such a page, and an inline table whose rows stack into cards on a phone.
+SECTIONED_CHANGE_FORM = "admin/editorial/sectioned_change_form.html"
+CARD_TABLE = "admin/editorial/edit_inline/tabular.html"
+
 
 @dataclass
 class ErrorEntry:

@@ -34,7 +34,7 @@ def _days_since(day, *, today=None):
 
 
 def row_anchor(obj):
-    """The id of ``obj``'s row on its vendor's change page (templates/admin/vendors/vendor/edit_inline/)."""
+    """The id of ``obj``'s row on its vendor's change page (templates/admin/editorial/edit_inline/)."""
     return f"{obj._meta.concrete_model._meta.model_name}-{obj.pk}"
 
 
