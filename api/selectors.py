@@ -40,16 +40,7 @@ class NoSuchPage(LookupError):
 
 
 def _sources(cited):
-    return [
-        {
-            "title": s.title,
-            "publisher": s.publisher,
-            "url": s.url,
-            "accessed_on": s.accessed_on,
-            "archive_url": s.archive_url,
-        }
-        for s in cited
-    ]
+    return [source.as_dict() for source in cited]
 
 
 def _verification(verification):
@@ -171,9 +162,6 @@ def vendor_detail(request, *, slug):
         return None
     page = read_document(version.document)
     axes = active_axes()
-    order = {axis.pk: i for i, axis in enumerate(axes)}
-    slugs = {axis.pk: axis.slug for axis in axes}
-    scores = sorted((s for s in page.scores if s.axis.pk in order), key=lambda s: order[s.axis.pk])
     vendor = page.vendor
     return {
         "slug": vendor.slug,
@@ -214,14 +202,15 @@ def vendor_detail(request, *, slug):
         ],
         "scores": [
             {
-                "axis": slugs[score.axis.pk],
+                "axis": axis.slug,
                 "axis_name": score.axis.name,
                 "value": score.value,
                 "reason": score.reason,
                 "verified_on": score.verified_on,
                 "sources": _sources(score.cited),
             }
-            for score in scores
+            for axis, score in page.scores_on(axes)
+            if score
         ],
         "total": version.total,
         "total_max": total_max(len(axes)),

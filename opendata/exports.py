@@ -40,13 +40,7 @@ def partial_date(date, precision):
 
 
 def source_dict(source):
-    return {
-        "title": source.title,
-        "url": source.url,
-        "publisher": source.publisher,
-        "accessed_on": iso(source.accessed_on),
-        "archive_url": source.archive_url,
-    }
+    return {**source.as_dict(), "accessed_on": iso(source.accessed_on)}
 
 
 @dataclass
@@ -115,19 +109,18 @@ def profile_values(page, *, axes, facts=True, events=True, faqs=True):
             )
             for event in page.events
         ]
-    scored = {score.axis.pk: score for score in page.scores}
     values += [
         Value(
             "score",
             axis.name,
-            scored[axis.pk].value,
+            score.value,
             vendor=name,
-            reason=scored[axis.pk].reason,
-            verified_on=scored[axis.pk].verified_on,
-            sources=scored[axis.pk].cited,
+            reason=score.reason,
+            verified_on=score.verified_on,
+            sources=score.cited,
         )
-        for axis in axes
-        if axis.pk in scored
+        for axis, score in page.scores_on(axes)
+        if score
     ]
     if faqs:
         values += [

@@ -27,6 +27,16 @@ class SourceRef:
     accessed_on: dt.date | None
     archive_url: str = ""  # an archived copy; versions published before it existed have none
 
+    def as_dict(self):
+        """What the read API and the downloads say of a source."""
+        return {
+            "title": self.title,
+            "publisher": self.publisher,
+            "url": self.url,
+            "accessed_on": self.accessed_on,
+            "archive_url": self.archive_url,
+        }
+
 
 @dataclass
 class LaneRef:
@@ -116,6 +126,12 @@ class VendorDocument:
     @property
     def verification(self):
         return page_verification(fact.verified_on for fact in self.facts)
+
+    def scores_on(self, axes):
+        """(axis, score or None) for each of ``axes``, in their order: the scores every page,
+        the API and the downloads show, whatever axes the version was published with."""
+        by_axis = {score.axis.pk: score for score in self.scores}
+        return [(axis, by_axis.get(axis.pk)) for axis in axes]
 
 
 def read_sources(document):

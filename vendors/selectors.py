@@ -165,10 +165,10 @@ def build_profile(document, *, vendor_id, history=(), live_lane_id=None):
             rows.append(AtAGlanceRow(attribute=fact.attribute, facts=[fact]))
     events = [notes.cite(event) for event in page.events]
     axes = active_axes()
-    by_axis = {
-        score.axis.pk: notes.cite(score) for score in page.scores if score.axis.pk in {a.pk for a in axes}
-    }
-    score_rows = [ScoreRow(axis=axis, score=by_axis.get(axis.pk)) for axis in axes]
+    score_rows = [
+        ScoreRow(axis=axis, score=notes.cite(score) if score else None)
+        for axis, score in page.scores_on(axes)
+    ]
     faqs = [notes.cite(faq) for faq in page.faqs]
     profile = Profile(
         vendor=page.vendor,
