@@ -14,6 +14,7 @@ When no entry holds every word, the search widens to entries holding any of them
 
 import re
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 from django.contrib.postgres.search import (
     SearchQuery,
@@ -62,6 +63,9 @@ def index_version(publication, version):
     _store(SearchEntry, column, version.pk, publication.search_entries(version.document))
 
 
+VECTOR_BATCH = 2000  # search entries whose vectors one statement fills when all are indexed again
+
+
 def index_all(*, entry_model=SearchEntry, get_model=None):
     """Index every version that is live or still to come (a migration's or a rebuild's job)."""
     now = timezone.now()
@@ -72,7 +76,12 @@ def index_all(*, entry_model=SearchEntry, get_model=None):
         current = model.objects.filter(Q(superseded_at__isnull=True) | Q(superseded_at__gt=now))
         for pk, document in current.values_list("pk", "document").iterator(chunk_size=200):
             _store(entry_model, VERSION_FIELD[label], pk, publication.search_entries(document), vectors=False)
-    _fill_vectors(entry_model.objects.all())
+    # In slices of the key, so that no one statement outlasts the statement timeout (a single
+    # UPDATE of 10,000 vendors' entries did) and each slice's rows are locked only briefly.
+    starts = list(entry_model.objects.order_by("pk").values_list("pk", flat=True)[::VECTOR_BATCH])
+    for start, end in pairwise([*starts, None]):
+        batch = entry_model.objects.filter(pk__gte=start)
+        _fill_vectors(batch.filter(pk__lt=end) if end is not None else batch)
 
 
 def _store(entry_model, column, version_pk, entries, *, vectors=True):

@@ -235,6 +235,19 @@ def test_rebuilding_the_index_finds_the_same(catalogue):
     assert [(g.kind, g.total) for g in search("zephyr").groups] == before
 
 
+@on_postgres
+def test_rebuilding_fills_every_entrys_vector_slice_by_slice(catalogue, monkeypatch):
+    """The rebuild fills vectors a slice of keys at a time (one UPDATE of 10,000 vendors'
+    entries outlasted the statement timeout); no entry is left out between slices."""
+    monkeypatch.setattr("discovery.search.VECTOR_BATCH", 2)
+
+    index_all()
+
+    assert SearchEntry.objects.count() > 2 * 2  # three slices or more
+    assert not SearchEntry.objects.filter(vector__isnull=True).exists()
+    assert search("zephyr").groups
+
+
 @pytest.mark.parametrize("count", [3, 30])
 def test_search_page_query_count_does_not_grow_with_the_catalogue(client, count, django_assert_num_queries):
     f.make_published_vendors(count, lanes=[f.make_lane()])
