@@ -34,7 +34,9 @@ def _found(payload, what):
 )
 def list_vendors(
     request,
-    q: Annotated[str | None, Query(max_length=100, description="Part of the name or company.")] = None,
+    q: Annotated[
+        str | None, Query(min_length=1, max_length=100, description="Part of the name or company.")
+    ] = None,
     lane: Annotated[list[str] | None, Query(description="Lane slugs; several are OR-ed.")] = None,
     min_total: Annotated[int | None, Query(description="Minimum total, one of the list's.")] = None,
     sort: Annotated[Literal[tuple(SORTS)], Query(description="A leading “-” is descending.")] = "-total",
