@@ -6,8 +6,10 @@ import time
 import pytest
 from django.db import OperationalError
 from django.test import Client
+from django.urls import get_resolver
 
 from chipsite import health, outage
+from opendata import files as opendata_files
 from tests.factories import make_vendor, publish
 from vendors import selectors
 
@@ -38,6 +40,10 @@ def dropped(monkeypatch):
 
 @pytest.fixture
 def database_down(monkeypatch):
+    # Every view module imported first: one imported while the patch is on would keep the
+    # refusing function after the test (``from vendors.selectors import live_version``).
+    get_resolver().url_patterns  # noqa: B018
+
     def refuse(**kwargs):
         raise OperationalError('connection to server at "db" failed: Connection refused')
 
@@ -117,3 +123,26 @@ def test_readyz_is_503_and_says_what_failed_when_the_database_does_not_answer(vi
     response = visitor.get("/readyz")
     assert response.status_code == 503
     assert response.json() == {"ready": False, "database": "failed: OperationalError", "cache": "ok"}
+
+
+def test_open_data_files_get_the_longer_deadline_they_are_built_in(visitor, monkeypatch, settings):
+    """The whole-site file is built from every live version (67 MB in about 10 s at 10,000
+    vendors): the visitors' 10 s deadline would cut its first request after each change."""
+    publish(make_vendor(name="AWS Trainium"))
+    settings.REQUEST_DEADLINE_SECONDS = 0.2
+    settings.OPEN_DATA_DEADLINE_SECONDS = 5
+    build = opendata_files.site_file
+
+    def slow_build(**kwargs):
+        time.sleep(0.5)  # past the visitors' deadline, within the open data one
+        return build(**kwargs)
+
+    monkeypatch.setattr(opendata_files, "site_file", slow_build)
+    response = visitor.get("/data/chipsite.json")
+    assert response.status_code == 200
+    assert response.json()["vendors"][0]["vendor"]["name"] == "AWS Trainium"
+
+    settings.OPEN_DATA_DEADLINE_SECONDS = 0.3
+    monkeypatch.setattr(opendata_files, "site_file", lambda **kwargs: time.sleep(30))
+    response = visitor.get("/data/chipsite.json")
+    assert response.status_code == 503  # still bounded
