@@ -119,6 +119,8 @@ class OutageMiddleware:
 
     def _within_deadline(self, request):
         deadline = settings.REQUEST_DEADLINE_SECONDS
+        if deadline and request.path.startswith("/data/"):
+            deadline = max(deadline, settings.OPEN_DATA_DEADLINE_SECONDS)  # built from everything
         if (
             not deadline
             or threading.current_thread() is not threading.main_thread()

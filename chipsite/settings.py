@@ -149,6 +149,9 @@ if replica_url := os.environ.get("DATABASE_REPLICA_URL"):
 # A visitor's request is cut off after this many seconds and answered 503 (0: never); the
 # admin is exempt. Catches a database that accepts connections and then never answers.
 REQUEST_DEADLINE_SECONDS = float(os.environ.get("REQUEST_DEADLINE_SECONDS", "10"))
+# Open data files are built from the whole catalogue once per change (the whole-site file of
+# 10,000 vendors: 67 MB in about 10 s): requests under /data/ get this longer deadline.
+OPEN_DATA_DEADLINE_SECONDS = float(os.environ.get("OPEN_DATA_DEADLINE_SECONDS", "120"))
 
 # Cached pages and data belong to one release of the code and templates (chipsite/release.py).
 RELEASE = release(BASE_DIR)

@@ -96,16 +96,45 @@ def _local_layer():
     return getattr(caches["default"], "local", None)
 
 
-def cached(name, compute):
-    """``compute()``'s result, computed once per content token (shared reference data)."""
+BUILD_WAIT_SECONDS = 120  # how long a request waits for another's build (and how long it may hold it)
+
+
+def cached(name, compute, *, single_flight=False):
+    """``compute()``'s result, computed once per content token (shared reference data).
+
+    With ``single_flight`` (a build that takes seconds, like the whole-site data file), a
+    request that finds another already computing it waits for that result instead of
+    computing it again beside it, for up to BUILD_WAIT_SECONDS.
+    """
     if not settings.PAGE_CACHE_ENABLED:
         return compute()
     key = f"data:{settings.RELEASE}:{content_token()}:{name}"
     value = cache.get(key)
+    if value is None and single_flight:
+        if cache.add(f"{key}:building", True, timeout=BUILD_WAIT_SECONDS):
+            try:
+                value = compute()
+                cache.set(key, value, timeout=settings.PAGE_CACHE_SECONDS)
+            finally:
+                cache.delete(f"{key}:building")
+            return value
+        value = _wait_for(key)
     if value is None:
         value = compute()
         cache.set(key, value, timeout=settings.PAGE_CACHE_SECONDS)
     return value
+
+
+def _wait_for(key):
+    """The value another request is computing under ``key``, once it is there (or None)."""
+    waited = 0.0
+    while waited < BUILD_WAIT_SECONDS:
+        time.sleep(0.1)
+        waited += 0.1
+        value = cache.get(key)
+        if value is not None or cache.get(f"{key}:building") is None:
+            return value
+    return None
 
 
 class PublicPageCacheMiddleware:

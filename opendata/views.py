@@ -16,10 +16,10 @@ def _send(file):
     return response
 
 
-def _per_host(request, name, compute):
+def _per_host(request, name, compute, **options):
     """``compute()`` once per content token (editorial/cache.py) and host: the files hold
     absolute addresses, and /data/ and the download itself share one build of a large file."""
-    return cached(f"opendata:{name}:{request.scheme}://{request.get_host()}", compute)
+    return cached(f"opendata:{name}:{request.scheme}://{request.get_host()}", compute, **options)
 
 
 def _rankings(request, axes):
@@ -38,7 +38,8 @@ def _site(request, axes, *, rankings=None):
         entries = rankings if rankings is not None else _rankings(request, axes)[0]
         return files.site_file(axes=axes, url=request.build_absolute_uri, rankings=entries)
 
-    return _per_host(request, "site", compute)
+    # Seconds at 10,000 vendors: one request builds it while the others wait for its result.
+    return _per_host(request, "site", compute, single_flight=True)
 
 
 def rankings_download(request, format):

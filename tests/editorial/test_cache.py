@@ -4,6 +4,8 @@ import datetime as dt
 import gzip
 import logging
 import re
+import threading
+import time
 
 import brotli
 import pytest
@@ -13,6 +15,7 @@ from django.utils import timezone
 from django.utils.html import strip_tags
 
 from editorial import services
+from editorial.cache import cached, content_token
 from editorial.cache_backends import FailOpenRedisCache
 from tests import factories as f
 from vendors.services import mark_verified
@@ -280,3 +283,32 @@ def test_the_release_digest_follows_the_templates_unless_the_environment_names_o
     assert release(tmp_path) != before
     monkeypatch.setenv("RELEASE", "4f2a9c1")
     assert release(tmp_path) == "4f2a9c1"
+
+
+def test_a_slow_build_is_made_once_while_other_requests_wait_for_it():
+    """The whole-site data file takes seconds at 10,000 vendors: two requests arriving
+    together must not both build it (each build holds a worker)."""
+    builds = []
+    both_waiting = threading.Barrier(2)
+
+    def slow_build():
+        builds.append(threading.current_thread().name)
+        time.sleep(0.5)
+        return "the file"
+
+    results = {}
+    content_token()  # the token the requests share (made by the first request after a change)
+
+    def request(name):
+        both_waiting.wait()
+        results[name] = cached("a slow build", slow_build, single_flight=True)
+
+    threads = [threading.Thread(target=request, args=(name,), name=name) for name in ("one", "two")]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=10)
+
+    assert results == {"one": "the file", "two": "the file"}
+    assert len(builds) == 1
+    assert cached("a slow build", lambda: "built again", single_flight=True) == "the file"
