@@ -110,27 +110,26 @@ def cached(name, compute, *, single_flight=False):
         return compute()
     key = f"data:{settings.RELEASE}:{content_token()}:{name}"
     value = cache.get(key)
-    if value is None and single_flight:
-        if cache.add(f"{key}:building", True, timeout=BUILD_WAIT_SECONDS):
-            try:
-                value = compute()
-                cache.set(key, value, timeout=settings.PAGE_CACHE_SECONDS)
-            finally:
-                cache.delete(f"{key}:building")
-            return value
-        value = _wait_for(key)
-    if value is None:
+    if value is not None:
+        return value
+    lock = f"{key}:building"
+    building = single_flight and cache.add(lock, True, timeout=BUILD_WAIT_SECONDS)
+    if single_flight and not building and (value := _wait_for(key)) is not None:
+        return value
+    try:
         value = compute()
         cache.set(key, value, timeout=settings.PAGE_CACHE_SECONDS)
+    finally:
+        if building:
+            cache.delete(lock)
     return value
 
 
 def _wait_for(key):
     """The value another request is computing under ``key``, once it is there (or None)."""
-    waited = 0.0
-    while waited < BUILD_WAIT_SECONDS:
+    until = time.monotonic() + BUILD_WAIT_SECONDS
+    while time.monotonic() < until:
         time.sleep(0.1)
-        waited += 0.1
         value = cache.get(key)
         if value is not None or cache.get(f"{key}:building") is None:
             return value
