@@ -4,6 +4,9 @@ Each entry is a published version that changed what readers see (versions that o
 verified dates make none), worded as the change log words it ("Memory: 96 GB -> 144 GB"),
 for items that are live now. An entry's id names the item and the version's number, so it
 stays the same however often the feed is rebuilt or the item republished.
+
+A summary quotes what editors typed (a note, a fact's old and new value) and is sent as plain
+text, never as HTML: a reader shows ``<img onerror=...>`` typed into a fact as those characters.
 """
 
 from django.contrib.syndication.views import Feed
@@ -13,6 +16,7 @@ from django.urls import reverse
 from django.utils.feedgenerator import Atom1Feed
 
 from comparisons.models import ComparisonVersion
+from vendors.citation import PUBLISHER
 from vendors.models import Lane, VendorVersion
 
 ENTRIES = 50
@@ -29,8 +33,18 @@ def _changed(model, **filters):
     )
 
 
+class PlainTextAtomFeed(Atom1Feed):
+    """Atom whose entry summaries are ``type="text"`` (Django writes them as ``type="html"``)."""
+
+    def add_item_elements(self, handler, item):
+        super().add_item_elements(handler, {**item, "description": None})
+        if item["description"] is not None:
+            handler.addQuickElement("summary", item["description"], {"type": "text"})
+
+
 class ChangesFeed(Feed):
-    feed_type = Atom1Feed
+    feed_type = PlainTextAtomFeed
+    author_name = PUBLISHER  # Atom needs an author of every entry; the site is each one's
 
     def item_title(self, version):
         if isinstance(version, ComparisonVersion):
