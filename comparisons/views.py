@@ -3,7 +3,6 @@ from django.shortcuts import redirect
 from django.urls import reverse
 from django.views.generic import ListView, TemplateView
 
-from discovery import structured_data
 from editorial.registry import publication_for
 from editorial.views import PublishedPageMixin
 from vendors.citation import Citation, citation_response
@@ -52,7 +51,7 @@ class ComparisonDetailView(PublishedPageMixin, TemplateView):
         if working is None:  # what visitors see: citable, described for search engines
             context.update(
                 citation=comparison_citation(version, page, table, request=self.request),
-                structured_data=structured_data.comparison(self.request, page, table),
+                live_page=True,  # the template adds the JSON-LD (discovery's tags)
             )
         return context
 

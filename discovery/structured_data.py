@@ -1,14 +1,19 @@
 """JSON-LD for search engines and assistants, built from what the page shows: the same
 profile, sources, FAQs and order, so the structured data can never say more than the page."""
 
+from html import unescape
+
 from django.urls import reverse
 from django.utils.html import strip_tags
 
+from vendors.citation import PUBLISHER
 from vendors.markdown import render_markdown
+from vendors.models import SCORE_MIN
 
 
 def _text(markdown):
-    return " ".join(strip_tags(render_markdown(markdown)).split())
+    """Markdown as the plain words a reader sees (``AT&T``, not ``AT&amp;T``)."""
+    return " ".join(unescape(strip_tags(render_markdown(markdown))).split())
 
 
 def breadcrumbs(request, trail):
@@ -23,38 +28,86 @@ def breadcrumbs(request, trail):
     }
 
 
-def profile(request, profile, *, url):
-    """A profile: the chip line as a Product by its maker, dated by the verified rule, citing
-    every source the page lists; its FAQs as a FAQPage; where it sits, as breadcrumbs."""
+def _source(source):
+    data = {"@type": "CreativeWork", "name": source.title, "url": source.url}
+    if source.publisher:
+        data["publisher"] = {"@type": "Organization", "name": source.publisher}
+    return data
+
+
+def publisher(request):
+    """The site, as the author of its reviews and the publisher of its pages."""
+    return {
+        "@type": "Organization",
+        "name": PUBLISHER,
+        "url": request.build_absolute_uri(reverse("vendors:rankings")),
+    }
+
+
+def review(request, profile):
+    """The editorial total as a Review by the site, on the scale the page shows (every active
+    axis from SCORE_MIN to SCORE_MAX); None unless every active axis is scored, since a
+    partial total is not on that scale."""
+    axes = len(profile.score_rows)
+    if not axes or profile.total is None or not all(row.score for row in profile.score_rows):
+        return None
+    data = {
+        "@type": "Review",
+        "author": publisher(request),
+        "reviewRating": {
+            "@type": "Rating",
+            "ratingValue": profile.total,
+            "bestRating": profile.total_max,
+            "worstRating": SCORE_MIN * axes,
+        },
+    }
+    if profile.vendor.verdict:
+        data["reviewBody"] = _text(profile.vendor.verdict)
+    return data
+
+
+def profile(request, profile):
+    """A profile: the page as a WebPage dated by the verified rule and citing every source it
+    lists, about the chip line as a Product reviewed by the site (or, until it is scored, about
+    its maker: a Product needs a review); its FAQs as a FAQPage; where it sits, as breadcrumbs."""
     vendor = profile.vendor
-    product = {
+    url = vendor.get_absolute_url()
+    brand = {"@type": "Organization", "name": vendor.company}
+    description = _text(vendor.summary) if vendor.summary else ""
+    subject = brand
+    rating = review(request, profile)
+    if rating is not None:
+        subject = {
+            "@type": "Product",
+            "name": vendor.name,
+            "url": request.build_absolute_uri(url),
+            "brand": brand,
+            "category": vendor.lane.name,
+            "review": rating,
+        }
+        if description:
+            subject["description"] = description
+        if vendor.logo_url:
+            subject["image"] = request.build_absolute_uri(vendor.logo_url)
+    page = {
         "@context": "https://schema.org",
-        "@type": "Product",
+        "@type": "WebPage",
         "name": vendor.name,
         "url": request.build_absolute_uri(url),
-        "brand": {"@type": "Organization", "name": vendor.company},
-        "category": vendor.lane.name,
-        "citation": [
-            {"@type": "CreativeWork", "name": source.title, "url": source.url, "publisher": source.publisher}
-            for source in profile.sources
-        ],
+        "publisher": publisher(request),
+        "mainEntity": subject,
+        "citation": [_source(source) for source in profile.sources],
     }
-    if vendor.summary:
-        product["description"] = _text(vendor.summary)
+    if description:
+        page["description"] = description
     if profile.verification.oldest:
-        product["dateModified"] = profile.verification.oldest.isoformat()
-    data = [product, *faq_page(profile.faqs)]
-    data.append(
-        breadcrumbs(
-            request,
-            [
-                ("Rankings", reverse("vendors:rankings")),
-                (vendor.lane.name, vendor.lane.get_absolute_url()),
-                (vendor.name, url),
-            ],
-        )
-    )
-    return data
+        page["dateModified"] = profile.verification.oldest.isoformat()
+    trail = [
+        ("Rankings", reverse("vendors:rankings")),
+        (vendor.lane.name, vendor.lane.get_absolute_url()),
+        (vendor.name, url),
+    ]
+    return [page, *faq_page(profile.faqs), breadcrumbs(request, trail)]
 
 
 def faq_page(faqs):

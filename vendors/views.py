@@ -3,7 +3,6 @@ from django.shortcuts import get_object_or_404
 from django.views.generic import DetailView, ListView, TemplateView
 from django_filters.views import FilterView
 
-from discovery import structured_data
 from editorial.registry import publication_for
 from editorial.views import PublishedPageMixin
 
@@ -45,7 +44,7 @@ class VendorDetailView(PublishedPageMixin, TemplateView):
         if live and working is None:  # what visitors see: citable, described for search engines
             context.update(
                 citation=Citation.of(live, verification=profile.verification, request=self.request),
-                structured_data=structured_data.profile(self.request, profile, url=live.get_absolute_url()),
+                live_page=True,  # the template adds the JSON-LD (discovery's tags)
             )
         return context
 
@@ -153,8 +152,6 @@ class RankingsView(TemplateView):
         )
         if weights.given:
             _add_your_ranking(page, weights=weights, axis_count=len(axes))
-        else:
-            context["structured_data"] = structured_data.rankings(self.request, page)
         return context
 
 

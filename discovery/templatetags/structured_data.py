@@ -1,3 +1,7 @@
+"""JSON-LD in a page's <head>, built here from what the page shows, so that the content apps'
+views and templates never import discovery: a template loads these tags and passes its own
+objects; the view only says whether the page is the visitors' live one."""
+
 import json
 
 from django import template
@@ -20,6 +24,24 @@ def json_ld(data):
         return ""
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":")).translate(_ESCAPES)
     return format_html('<script type="application/ld+json">{}</script>', mark_safe(text))  # noqa: S308
+
+
+@register.simple_tag(takes_context=True)
+def profile_json_ld(context, profile):
+    """A profile's JSON-LD: ``{% profile_json_ld profile %}``, on the live page only."""
+    return json_ld(structured_data.profile(context["request"], profile))
+
+
+@register.simple_tag(takes_context=True)
+def comparison_json_ld(context, comparison, table):
+    """An editorial comparison's JSON-LD: ``{% comparison_json_ld comparison table %}``."""
+    return json_ld(structured_data.comparison(context["request"], comparison, table))
+
+
+@register.simple_tag(takes_context=True)
+def rankings_json_ld(context, page):
+    """The rankings' JSON-LD, numbered from the page's first rank: ``{% rankings_json_ld page_obj %}``."""
+    return json_ld(structured_data.rankings(context["request"], page))
 
 
 @register.simple_tag(takes_context=True)
