@@ -11,7 +11,7 @@ from django.conf import settings
 from django.http import HttpResponse
 from django.utils.cache import patch_cache_control
 
-from chipsite.ratelimit import wait_seconds
+from infra.ratelimit import wait_seconds
 
 PREFIX = "/api/"
 READ_METHODS = ("GET", "HEAD")

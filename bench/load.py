@@ -180,7 +180,7 @@ def grow(to_size):
     index_all()
     # Written straight to the tables, not through the workflow: announce it as a publish would,
     # or every server would keep serving the smaller catalogue's pages.
-    from editorial.cache import content_changed
+    from infra.cache import content_changed
 
     content_changed()
     # As autovacuum would soon after on a live site: fresh statistics, and a visibility map

@@ -12,7 +12,7 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 
-from chipsite.release import release
+from infra.release import release
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -61,7 +61,7 @@ INSTALLED_APPS = [
     "django_filters",
     "reversion",
     "axes",
-    "chipsite",
+    "infra",
     "editorial",
     "vendors",
     "comparisons",
@@ -73,24 +73,24 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    "chipsite.outage.OutageMiddleware",
+    "infra.outage.OutageMiddleware",
     "django.middleware.security.SecurityMiddleware",
-    "chipsite.middleware.PermissionsPolicyMiddleware",
-    "chipsite.middleware.AdminInputMiddleware",
+    "infra.middleware.PermissionsPolicyMiddleware",
+    "infra.middleware.AdminInputMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    "editorial.cache.PublicGZipMiddleware",
+    "infra.cache.PublicGZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "chipsite.middleware.AnonymousBodyLimitMiddleware",
+    "infra.middleware.AnonymousBodyLimitMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     # Outside the page cache, so that a cached API answer still counts against the rate limit.
     "api.middleware.ApiMiddleware",
     # Innermost, so that a page served from the cache still gets every header above.
-    "editorial.cache.PublicPageCacheMiddleware",
+    "infra.cache.PublicPageCacheMiddleware",
     "axes.middleware.AxesMiddleware",
 ]
 
@@ -125,7 +125,7 @@ DATABASES = {
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # A database that does not answer must not hold a worker: give up connecting after
     # DB_CONNECT_TIMEOUT seconds and on any statement after DB_STATEMENT_TIMEOUT_MS (0: never;
-    # set it so for a long migration). Visitors then get the 503 page (chipsite/outage.py).
+    # set it so for a long migration). Visitors then get the 503 page (infra/outage.py).
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         connect_timeout=int(os.environ.get("DB_CONNECT_TIMEOUT", "3")),
         # Site search (discovery/search.py) counts a misspelt word as found from this likeness
@@ -133,7 +133,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         options=f"-c statement_timeout={int(os.environ.get('DB_STATEMENT_TIMEOUT_MS', '5000'))}"
         " -c pg_trgm.word_similarity_threshold=0.4",
     )
-# A read replica for visitors' reads (editorial/replica.py): anonymous public pages read it
+# A read replica for visitors' reads (infra/replica.py): anonymous public pages read it
 # once the content token is REPLICA_LAG_SECONDS old, so a page cached after a write always
 # comes from the primary; the admin reads and writes the primary only.
 REPLICA_LAG_SECONDS = float(os.environ.get("REPLICA_LAG_SECONDS", "5"))
@@ -145,7 +145,7 @@ if replica_url := os.environ.get("DATABASE_REPLICA_URL"):
         "OPTIONS": dict(DATABASES["default"].get("OPTIONS", {})),
         "TEST": {"MIRROR": "default"},
     }
-    DATABASE_ROUTERS = ["editorial.replica.VisitorReadsToReplica"]
+    DATABASE_ROUTERS = ["infra.replica.VisitorReadsToReplica"]
 # A visitor's request is cut off after this many seconds and answered 503 (0: never); the
 # admin is exempt. Catches a database that accepts connections and then never answers.
 REQUEST_DEADLINE_SECONDS = float(os.environ.get("REQUEST_DEADLINE_SECONDS", "10"))
@@ -153,7 +153,7 @@ REQUEST_DEADLINE_SECONDS = float(os.environ.get("REQUEST_DEADLINE_SECONDS", "10"
 # 10,000 vendors: 67 MB in about 10 s): requests under /data/ get this longer deadline.
 OPEN_DATA_DEADLINE_SECONDS = float(os.environ.get("OPEN_DATA_DEADLINE_SECONDS", "120"))
 
-# Cached pages and data belong to one release of the code and templates (chipsite/release.py).
+# Cached pages and data belong to one release of the code and templates (infra/release.py).
 RELEASE = release(BASE_DIR)
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
@@ -162,7 +162,7 @@ if REDIS_URL:
     # (the backend fails open after a short timeout and logs it once).
     CACHES = {
         "default": {
-            "BACKEND": "editorial.cache_backends.FailOpenRedisCache",
+            "BACKEND": "infra.cache_backends.FailOpenRedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": "chipsite",
             "OPTIONS": {"socket_connect_timeout": 0.25, "socket_timeout": 0.25},
@@ -171,7 +171,7 @@ if REDIS_URL:
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
-# Visitors' pages are cached under the content token (editorial/cache.py): fresh on the
+# Visitors' pages are cached under the content token (infra/cache.py): fresh on the
 # next request after any write, whatever these say. They bound how long an entry is kept
 # (PAGE_CACHE_SECONDS) and how long browsers and CDNs may reuse a page before asking again.
 PAGE_CACHE_ENABLED = env_bool("PAGE_CACHE", True)
@@ -200,8 +200,8 @@ AXES_COOLOFF_TIME = dt.timedelta(minutes=int(os.environ.get("LOGIN_COOLOFF_MINUT
 AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]  # either one locks
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
-AXES_CLIENT_IP_CALLABLE = "chipsite.auth.client_ip"
-AXES_VERBOSE = False  # chipsite.auth logs each staff sign-in and failure in one line
+AXES_CLIENT_IP_CALLABLE = "infra.auth.client_ip"
+AXES_VERBOSE = False  # infra.auth logs each staff sign-in and failure in one line
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -214,7 +214,7 @@ LANGUAGE_CODE = "en-gb"
 TIME_ZONE = os.environ.get("TIME_ZONE", "UTC")
 USE_I18N = True
 USE_TZ = True
-FORMAT_MODULE_PATH = ["chipsite.formats"]
+FORMAT_MODULE_PATH = ["infra.formats"]
 
 STATIC_URL = "static/"
 STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", BASE_DIR / "staticfiles"))
@@ -235,8 +235,8 @@ MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", BASE_DIR / "media"))
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# Backups (chipsite/backup.py) keep timestamps to the microsecond.
-SERIALIZATION_MODULES = {"exactjson": "chipsite.serializers"}
+# Backups (infra/backup.py) keep timestamps to the microsecond.
+SERIALIZATION_MODULES = {"exactjson": "infra.serializers"}
 
 # Strict policy: no inline script or style anywhere, nothing from another host.
 SECURE_CSP = {
@@ -270,7 +270,7 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", not 
 SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", not DEBUG)
 
 # Browser features the site never uses, denied to it and to anything it could embed
-# (sent by chipsite.middleware.PermissionsPolicyMiddleware).
+# (sent by infra.middleware.PermissionsPolicyMiddleware).
 PERMISSIONS_POLICY = {
     feature: []
     for feature in (
@@ -330,5 +330,5 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
     # Every staff sign-in, failed or not, whatever LOG_LEVEL says.
-    "loggers": {"chipsite.auth": {"level": "INFO"}},
+    "loggers": {"infra.auth": {"level": "INFO"}},
 }

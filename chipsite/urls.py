@@ -2,15 +2,10 @@ from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
 
-from . import health
-from .media import serve_media
-
-handler500 = "chipsite.outage.server_error"
+handler500 = "infra.outage.server_error"
 
 urlpatterns = [
-    path("healthz", health.healthz, name="healthz"),
-    path("readyz", health.readyz, name="readyz"),
-    path(f"{settings.MEDIA_URL.strip('/')}/<path:name>", serve_media, name="media"),
+    path("", include("infra.urls")),  # /healthz, /readyz, /media/...
     path("admin/", admin.site.urls),
     path("api/v1/", include("api.urls")),
     path("", include("discovery.urls")),

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from django.db.models import Count, Q
 from django.urls import reverse
 
-from editorial.cache import cached
+from infra.cache import cached
 from vendors.documents import read_document
 from vendors.models import VendorVersion, score_total, total_max
 from vendors.selectors import Footnotes, active_axes, live_vendors

@@ -5,7 +5,7 @@ from django.shortcuts import redirect
 from django.utils.cache import patch_cache_control
 from django.views.generic import FormView
 
-from chipsite.ratelimit import wait_seconds
+from infra.ratelimit import wait_seconds
 
 from . import selectors, services
 from .forms import CorrectionForm

@@ -64,6 +64,23 @@ def publications():
     return list(_publications.values())
 
 
+def next_scheduled(now):
+    """When the next version scheduled to go live goes live, of any kind of item, or None.
+
+    The page cache (infra.cache) asks it, so that a page cached now is not served past it."""
+    moments = []
+    for publication in publications():
+        pending = (
+            publication.version_model.objects.pending(at=now)
+            .order_by("published_at")
+            .values_list("published_at", flat=True)
+            .first()
+        )
+        if pending is not None:
+            moments.append(pending)
+    return min(moments, default=None)
+
+
 def on_version_written(hook):
     """Call ``hook(publication, version)`` after every published version is written.
 

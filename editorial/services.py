@@ -20,7 +20,8 @@ from django.template.defaultfilters import date as format_date
 from django.utils import timezone
 from reversion.models import Version
 
-from . import cache as page_cache
+from infra import cache as page_cache
+
 from .diff import PUBLIC_SKIP, describe_changes
 from .registry import publication_for, version_written
 from .revisions import record_revision

@@ -29,9 +29,10 @@ from django.utils import timezone
 from reversion.admin import VersionAdmin
 from reversion.models import Version
 
+from infra.cache import content_changed
+
 from . import services
 from .admin_input import ValidatesInitial
-from .cache import content_changed
 from .diff import describe_changes, version_chain
 from .merge import merge_submission
 from .presence import clock, note_open

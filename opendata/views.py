@@ -2,7 +2,7 @@ from django.http import Http404, HttpResponse
 from django.views.generic import TemplateView
 
 from comparisons.documents import read_comparison
-from editorial.cache import cached
+from infra.cache import cached
 from vendors.selectors import KeysFirstPaginator, active_axes, live_version
 
 from . import exports, files, selectors
@@ -17,7 +17,7 @@ def _send(file):
 
 
 def _per_host(request, name, compute, **options):
-    """``compute()`` once per content token (editorial/cache.py) and host: the files hold
+    """``compute()`` once per content token (infra/cache.py) and host: the files hold
     absolute addresses, and /data/ and the download itself share one build of a large file."""
     return cached(f"opendata:{name}:{request.scheme}://{request.get_host()}", compute, **options)
 

@@ -38,7 +38,7 @@ def visitor():
 @pytest.fixture(autouse=True)
 def no_page_cache(settings):
     """Pages and reference data are read afresh in tests, so that each test's query counts
-    are the cold ones; tests/editorial/test_cache.py turns the cache on to test it."""
+    are the cold ones; tests/infra/test_cache.py turns the cache on to test it."""
     from django.core.cache import cache
 
     settings.PAGE_CACHE_ENABLED = False

@@ -4,7 +4,7 @@ import django_filters
 from django import forms
 from django.db.models import Count, F, Q
 
-from editorial.cache import cached
+from infra.cache import cached
 
 from .models import SCORE_MAX, Lane, VendorVersion, VersionScore
 from .selectors import active_axes

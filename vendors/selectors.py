@@ -30,7 +30,7 @@ from django.db.models.functions import Coalesce, RowNumber
 from django.template.defaultfilters import date as format_date
 from django.utils import timezone
 
-from editorial.cache import cached
+from infra.cache import cached
 
 from .documents import read_document
 from .models import Axis, Lane, SiteSettings, VendorVersion, VersionScore, score_total, total_max

@@ -14,7 +14,7 @@ from django.utils.formats import date_format
 from django.utils.html import format_html_join
 
 from editorial.admin_input import ValidatesInitial
-from editorial.cache import content_changed
+from infra.cache import content_changed
 
 from ..models import (
     Attribute,

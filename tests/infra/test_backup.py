@@ -13,8 +13,8 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from reversion.models import Version
 
-from chipsite.backup import EXCLUDED, media_files
 from comparisons.models import ComparisonVersion
+from infra.backup import EXCLUDED, media_files
 from tests.factories import publish
 from tests.vendors.test_admin import image_bytes, same_vendor, upload
 from vendors.demo import load_demo

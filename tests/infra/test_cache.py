@@ -15,8 +15,8 @@ from django.utils import timezone
 from django.utils.html import strip_tags
 
 from editorial import services
-from editorial.cache import cached, content_token
-from editorial.cache_backends import FailOpenRedisCache
+from infra.cache import cached, content_token
+from infra.cache_backends import FailOpenRedisCache
 from tests import factories as f
 from vendors.services import mark_verified
 
@@ -199,18 +199,18 @@ def test_without_redis_pages_are_still_served_and_the_outage_is_logged_once(
 ):
     settings.CACHES = {
         "default": {
-            "BACKEND": "editorial.cache_backends.FailOpenRedisCache",
+            "BACKEND": "infra.cache_backends.FailOpenRedisCache",
             "LOCATION": "redis://127.0.0.1:1/0",  # nothing listens there
             "OPTIONS": {"socket_connect_timeout": 0.1, "socket_timeout": 0.1},
         }
     }
     from django.core.cache import caches
 
-    from editorial import cache_backends
+    from infra import cache_backends
 
     cache_backends._down = False
     assert isinstance(caches["default"], FailOpenRedisCache)
-    with caplog.at_level(logging.ERROR, logger="chipsite.cache"):
+    with caplog.at_level(logging.ERROR, logger="infra.cache_backends"):
         for _ in range(3):
             assert claim(visitor.get("/vendors/aws-trainium/")) == "144 GB HBM3e"
     outages = [r for r in caplog.records if "unreachable" in r.getMessage()]
@@ -233,7 +233,7 @@ def test_with_redis_a_warm_page_costs_no_round_trip_and_a_publish_drops_every_co
 ):
     settings.CACHES = {
         "default": {
-            "BACKEND": "editorial.cache_backends.FailOpenRedisCache",
+            "BACKEND": "infra.cache_backends.FailOpenRedisCache",
             "LOCATION": "redis://127.0.0.1:6379/14",
             "KEY_PREFIX": "chipsite-tests",
         }
@@ -271,7 +271,7 @@ def test_a_new_release_never_serves_or_304s_a_page_cached_by_the_one_before(sett
 
 
 def test_the_release_digest_follows_the_templates_unless_the_environment_names_one(tmp_path, monkeypatch):
-    from chipsite.release import release
+    from infra.release import release
 
     monkeypatch.delenv("RELEASE", raising=False)
     (tmp_path / "templates").mkdir()

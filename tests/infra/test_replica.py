@@ -7,10 +7,10 @@ from contextlib import contextmanager
 import pytest
 from django.core.cache import cache
 
-from editorial import cache as page_cache
-from editorial import replica
-from editorial.cache import TOKEN_KEY, content_changed
-from editorial.replica import REPLICA, VisitorReadsToReplica, reads_from_replica
+from infra import cache as page_cache
+from infra import replica
+from infra.cache import TOKEN_KEY, content_changed
+from infra.replica import REPLICA, VisitorReadsToReplica, reads_from_replica
 from tests import factories as f
 from vendors.models import VendorVersion
 

@@ -30,7 +30,6 @@ from django.utils import timezone
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.http import quote_etag
 
-from .registry import publications
 from .replica import reads_from_replica
 
 log = logging.getLogger(__name__)
@@ -39,18 +38,21 @@ TOKEN_KEY = "content-token"
 MAX_TOKEN_SECONDS = 24 * 3600
 
 
+_schedules = []
+
+
+def changes_at(hook):
+    """Register ``hook(now)``: the moment what visitors see next changes by itself (a version
+    scheduled to go live), or None. The cache names no model; the workflow registers its
+    schedule in its AppConfig.ready()."""
+    if hook not in _schedules:
+        _schedules.append(hook)
+    return hook
+
+
 def _next_change(now):
-    """When what visitors see changes by itself: the next scheduled version, or midnight."""
-    moments = []
-    for publication in publications():
-        pending = (
-            publication.version_model.objects.pending(at=now)
-            .order_by("published_at")
-            .values_list("published_at", flat=True)
-            .first()
-        )
-        if pending is not None:
-            moments.append(pending)
+    """When what visitors see changes by itself: the next scheduled change, or midnight."""
+    moments = [moment for hook in _schedules if (moment := hook(now)) is not None]
     midnight = timezone.localtime(now).replace(hour=0, minute=0, second=0, microsecond=0)
     moments.append(midnight + dt.timedelta(days=1))
     return min(moments)
@@ -192,7 +194,7 @@ class PublicPageCacheMiddleware:
             response["X-Page-Cache"] = "hit"
             return self._public(response, etag)
 
-        # A read replica (editorial.replica) only once the token is old enough for it to
+        # A read replica (infra.replica) only once the token is old enough for it to
         # have caught up with the write that made the token.
         made = (found.get(TOKEN_KEY) or {}).get("made")
         settled = made is not None and time.time() - made > settings.REPLICA_LAG_SECONDS

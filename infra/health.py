@@ -54,6 +54,6 @@ def readyz(request):
             results[name] = "ok"
     ready = all(result == "ok" for result in results.values())
     response = JsonResponse({"ready": ready, **results}, status=200 if ready else 503)
-    # The outage itself is logged once (chipsite.outage, chipsite.cache): not once per probe.
+    # The outage itself is logged once (infra.outage, infra.cache_backends): not once per probe.
     response._has_been_logged = True
     return response

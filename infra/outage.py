@@ -24,7 +24,7 @@ from django.http import HttpResponse
 from django.template import loader
 from django.views.defaults import server_error as django_server_error
 
-log = logging.getLogger("chipsite.outage")
+log = logging.getLogger(__name__)
 
 RETRY_AFTER_SECONDS = 30
 

@@ -6,7 +6,7 @@ from django.conf import settings
 from django.contrib.auth.signals import user_logged_in, user_login_failed
 from django.dispatch import receiver
 
-log = logging.getLogger("chipsite.auth")
+log = logging.getLogger(__name__)
 
 
 def client_ip(request):

@@ -1,6 +1,6 @@
 """Which release of the code and templates is serving, as a short digest.
 
-Cached pages, cached data and ETags carry it (editorial/cache.py), so a deploy that changes a
+Cached pages, cached data and ETags carry it (infra/cache.py), so a deploy that changes a
 template, a style sheet or the code that renders a page never serves a page cached by the
 release before it, nor answers 304 to a browser holding one; during a rolling deploy each
 release reads only its own pages, while the content token stays shared, so a publish through
@@ -11,7 +11,7 @@ import hashlib
 import os
 from pathlib import Path
 
-SOURCES = ("chipsite", "editorial", "vendors", "comparisons", "discovery", "templates", "static")
+SOURCES = ("chipsite", "infra", "editorial", "vendors", "comparisons", "discovery", "templates", "static")
 SUFFIXES = {".py", ".html", ".css", ".js", ".svg", ".json"}
 
 

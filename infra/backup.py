@@ -23,6 +23,8 @@ from django.core.management.base import CommandError
 from django.db import connection, transaction
 from django.db.migrations.recorder import MigrationRecorder
 
+from .cache import content_changed
+
 FORMAT = 1
 EXCLUDED = ["contenttypes", "auth.permission", "sessions", "axes"]
 # A database holding any of these is not empty: restoring over it needs force.
@@ -146,7 +148,5 @@ def restore(path, *, force=False):
             saved = default_storage.save(name, ContentFile(content))
             if saved != name:
                 raise CommandError(f"Could not restore {name}: the storage named it {saved}.")
-    from editorial.cache import content_changed
-
     content_changed()
     return manifest

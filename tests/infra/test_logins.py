@@ -100,8 +100,8 @@ def test_an_editor_cannot_see_or_lift_locks(editor):
 
 
 def test_every_staff_sign_in_and_failure_is_logged_with_its_address(editor, caplog):
-    caplog.set_level(logging.INFO, logger="chipsite.auth")
+    caplog.set_level(logging.INFO, logger="infra.auth")
     fail(1, "editor")
     sign_in("editor", PASSWORD)
-    lines = [record.getMessage() for record in caplog.records if record.name == "chipsite.auth"]
+    lines = [record.getMessage() for record in caplog.records if record.name == "infra.auth"]
     assert lines == ["Failed sign-in: 'editor' from 203.0.113.7", "Signed in: 'editor' from 203.0.113.7"]

@@ -8,7 +8,7 @@ from django.db import OperationalError
 from django.test import Client
 from django.urls import get_resolver
 
-from chipsite import health, outage
+from infra import health, outage
 from opendata import files as opendata_files
 from tests.factories import make_vendor, publish
 from vendors import selectors
@@ -75,7 +75,7 @@ def test_an_outage_is_logged_once_not_per_request_and_its_end_once(visitor, data
     vendor = make_vendor(name="Back Chip", slug="back-chip")
     publish(vendor)
     assert visitor.get("/vendors/back-chip/").status_code == 200
-    said = [record.getMessage() for record in caplog.records if record.name == "chipsite.outage"]
+    said = [record.getMessage() for record in caplog.records if record.name == "infra.outage"]
     assert len(said) == 2 and said[1].startswith("The database is back")
 
 

@@ -2,7 +2,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand
 
-from chipsite.backup import backup
+from infra.backup import backup
 
 
 class Command(BaseCommand):

@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand
 
-from chipsite.backup import restore
+from infra.backup import restore
 
 
 class Command(BaseCommand):

@@ -12,7 +12,7 @@ from collections import OrderedDict
 
 from django.core.cache.backends.redis import RedisCache, RedisCacheClient
 
-log = logging.getLogger("chipsite.cache")
+log = logging.getLogger(__name__)
 
 _down = False
 _state = threading.Lock()
@@ -114,7 +114,7 @@ class LocalLayer:
     costs no round trip to Redis.
 
     A thread in each process listens on a Redis channel; every server announces there
-    each change of what visitors see (editorial.cache.content_changed), and the copies
+    each change of what visitors see (infra.cache.content_changed), and the copies
     are dropped on the spot. While the listener is not subscribed (Redis down or just
     restarted) nothing is served from here: every request asks Redis, as without this layer.
     """

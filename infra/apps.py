@@ -1,0 +1,13 @@
+from django.apps import AppConfig
+
+
+class InfraConfig(AppConfig):
+    """What every page stands on and no page is about: the page cache and its Redis backend,
+    the read-replica router, outages, rate limits, health probes, backups and media serving.
+    It imports none of the content apps nor the surfaces that distribute them."""
+
+    name = "infra"
+    verbose_name = "Infrastructure"
+
+    def ready(self):
+        from . import auth  # noqa: F401 - connects the sign-in signal receivers
