@@ -7,9 +7,10 @@ from dataclasses import dataclass
 
 from django.urls import reverse
 
+from infra import tabular
 from vendors.documents import read_document
 
-from . import exports, selectors, tabular
+from . import exports, selectors
 
 JSON_TYPE = "application/json"
 FORMATS = ("csv", "json")

@@ -16,7 +16,7 @@ The format, one row per value (README.md, “Bulk import”)::
   row of the file is the profile's first Memory fact, and so on (a score: its axis; an
   event: its date). What matches is updated, the rest is added; nothing is ever deleted.
 - A cell a spreadsheet would run as a formula (``=``, ``+``, ``-``, ``@``...) is written with a
-  leading ``'`` by the site's one CSV writer (opendata/tabular.py) and read back without it:
+  leading ``'`` by the site's one CSV writer (infra/tabular.py) and read back without it:
   text stays text both ways, and nothing in a cell is ever evaluated.
 
 ``plan_import`` says what a file would change without writing anything;
@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 
 from django.utils import timezone
 
-from opendata.tabular import FORMULA_STARTS, SKIPPED_BEFORE_A_FORMULA, csv_text
+from infra.tabular import FORMULA_STARTS, SKIPPED_BEFORE_A_FORMULA, csv_text
 
 from .event_dates import EventDateError, event_date_text, parse_event_date
 from .models import (
@@ -126,7 +126,7 @@ def read_csv(data):
 
 
 def _unescape(cell):
-    """The inverse of opendata.tabular.neutralise: ``'=1+1`` reads back as the text ``=1+1``."""
+    """The inverse of infra.tabular.neutralise: ``'=1+1`` reads back as the text ``=1+1``."""
     if cell.startswith("'") and cell[1:].lstrip(SKIPPED_BEFORE_A_FORMULA).startswith(FORMULA_STARTS):
         return cell[1:]
     return cell

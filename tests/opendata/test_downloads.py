@@ -10,7 +10,7 @@ from django.template.defaultfilters import filesizeformat
 from django.utils import timezone
 
 from editorial import services
-from opendata.tabular import BOM, neutralise
+from infra.tabular import BOM, neutralise
 from tests import factories as f
 from vendors.models import Axis
 

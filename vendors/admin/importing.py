@@ -21,7 +21,7 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.text import get_valid_filename
 
-from opendata.tabular import CONTENT_TYPE
+from infra.tabular import CONTENT_TYPE
 
 from ..importing import (
     COLUMNS,
