@@ -14,8 +14,8 @@ the admin's buttons and actions only call these. The rules:
   pending content change (see ``refresh_verification``).
 """
 
-from django.db import transaction
-from django.db.models import OuterRef, Subquery
+from django.db import models, transaction
+from django.db.models import Case, OuterRef, Subquery, Value, When
 from django.template.defaultfilters import date as format_date
 from django.utils import timezone
 from reversion.models import Version
@@ -261,36 +261,55 @@ def refresh_verification(*, obj, user):
     return version
 
 
-def state(obj, *, now=None):
-    """The one status tag of an item, as every admin list and page says it.
+class State(models.TextChoices):
+    """Where an item stands: every item is in exactly one of these (see ``with_state``)."""
 
-    A list's rows come annotated with ``live_since`` and ``pending_at`` (see ``with_state``);
-    otherwise they are looked up.
+    DRAFT = "draft", "Draft"
+    SCHEDULED = "scheduled", "Scheduled"
+    LIVE = "live", "Live"
+    CHANGES = "changes", "Live + unpublished changes"
+    CHANGES_SCHEDULED = "changes-scheduled", "Live + changes scheduled"
+    REVIEW = "review", "Waiting for review"
+
+
+def with_state(queryset, *, at=None):
+    """Annotate each item with ``live_since``, ``pending_at`` and its ``state`` (a State value).
+
+    The one place the states are told apart, in the list's own query: the admin's state
+    filter selects on ``state`` and every status tag (``state()``) reads it. A request for
+    review comes first: it is what a publisher acts on, whatever else is true of the item.
     """
-    if hasattr(obj, "live_since"):
-        live_since, pending_at = obj.live_since, obj.pending_at
-    else:
-        now = now or timezone.now()
-        live, pending = live_version(obj, at=now), pending_version(obj, at=now)
-        live_since = live.published_at if live else None
-        pending_at = pending.published_at if pending else None
-    if obj.review_requested_at and obj.has_unpublished_changes:
-        return "Waiting for review"
-    if pending_at is not None:
-        if live_since is not None:
-            return f"Live + changes scheduled for {when(pending_at)}"
-        return f"Scheduled for {when(pending_at)}"
-    if live_since is None:
-        return "Draft"
-    return "Live + unpublished changes" if obj.has_unpublished_changes else "Live"
-
-
-def with_state(queryset):
-    """Annotate each item with ``live_since`` and ``pending_at`` in the list's own query."""
     version_model = publication_for(queryset.model).version_model
-    now = timezone.now()
+    at = at or timezone.now()
     mine = version_model.objects.filter(item=OuterRef("pk"))
     return queryset.annotate(
-        live_since=Subquery(mine.live(at=now).values("published_at")[:1]),
-        pending_at=Subquery(mine.pending(at=now).order_by("published_at").values("published_at")[:1]),
+        live_since=Subquery(mine.live(at=at).values("published_at")[:1]),
+        pending_at=Subquery(mine.pending(at=at).order_by("published_at").values("published_at")[:1]),
+    ).annotate(
+        state=Case(
+            When(review_requested_at__isnull=False, has_unpublished_changes=True, then=Value(State.REVIEW)),
+            When(pending_at__isnull=False, live_since__isnull=False, then=Value(State.CHANGES_SCHEDULED)),
+            When(pending_at__isnull=False, then=Value(State.SCHEDULED)),
+            When(live_since__isnull=True, then=Value(State.DRAFT)),
+            When(has_unpublished_changes=True, then=Value(State.CHANGES)),
+            default=Value(State.LIVE),
+            output_field=models.CharField(),
+        )
     )
+
+
+def state(obj, *, now=None) -> str:
+    """The one status tag of an item, as every admin list and page says it: its State's label,
+    with the time a scheduled version goes live.
+
+    A list's rows come annotated (``with_state``); an item on its own is looked up in one query.
+    """
+    if now is None and hasattr(obj, "state") and hasattr(obj, "pending_at"):
+        value, pending_at = obj.state, obj.pending_at
+    else:
+        one = with_state(type(obj)._default_manager.filter(pk=obj.pk), at=now)
+        value, pending_at = one.values_list("state", "pending_at").get()
+    label = State(value).label
+    if value in (State.SCHEDULED, State.CHANGES_SCHEDULED):
+        return f"{label} for {when(pending_at)}"
+    return label
