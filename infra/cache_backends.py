@@ -105,7 +105,7 @@ class FailOpenRedisCache(RedisCache):
         return self._guard("touch", False, key, timeout=timeout, version=version)
 
 
-CHANNEL = "chipsite:content-changed"
+CHANNEL = "content-changed"
 LOCAL_PAGES = 512  # pages kept in each process
 
 
@@ -127,6 +127,10 @@ class LocalLayer:
         self.pid = None
         self.token = None
         self.pages = OrderedDict()
+        # Under the cache's KEY_PREFIX like its keys ("chipsite:content-changed" in production):
+        # channels span every database of a Redis, and two sites (or a test run) sharing one
+        # must not hear each other's changes.
+        self.channel = f"{backend.key_prefix}:{CHANNEL}" if backend.key_prefix else CHANNEL
 
     def _ensure_listening(self):
         if self.pid != os.getpid():  # a new process (gunicorn forks): listen from here
@@ -140,7 +144,7 @@ class LocalLayer:
         while True:
             try:
                 pubsub = self.backend._cache.get_client(write=True).pubsub(ignore_subscribe_messages=True)
-                pubsub.subscribe(CHANNEL)
+                pubsub.subscribe(self.channel)
                 self.subscribed = True
                 for message in pubsub.listen():
                     if message["type"] == "message":
@@ -184,7 +188,7 @@ class LocalLayer:
 
     def announce(self):
         try:
-            self.backend._cache.get_client(write=True).publish(CHANNEL, "1")
+            self.backend._cache.get_client(write=True).publish(self.channel, "1")
         except Exception as error:  # noqa: BLE001
             _failed(error)
         self.forget()

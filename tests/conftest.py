@@ -38,10 +38,15 @@ def visitor():
 @pytest.fixture(autouse=True)
 def no_page_cache(settings):
     """Pages and reference data are read afresh in tests, so that each test's query counts
-    are the cold ones; tests/infra/test_cache.py turns the cache on to test it."""
-    from django.core.cache import cache
+    are the cold ones; tests/infra/test_cache.py turns the cache on to test it.
+
+    The cache is this process's own memory whatever REDIS_URL says, and only it is cleared:
+    a test never empties a Redis it did not fill (tests/infra/test_cache.py brings its own)."""
+    from django.core.cache import caches
 
     settings.PAGE_CACHE_ENABLED = False
-    cache.clear()
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    local = caches["default"]
+    local.clear()
     yield
-    cache.clear()
+    local.clear()
