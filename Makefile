@@ -37,7 +37,7 @@ run: $(VENV)/.installed
 test: $(VENV)/.installed
 	SECRET_KEY=test-only-secret-key DEBUG=1 $(BIN)/python -m pytest $(PYTEST_ARGS)
 
-## What CI checks besides the tests
+## What CI checks besides the tests (lint-imports: the layers in pyproject.toml)
 CHECK_ENV := SECRET_KEY=check-only-secret-key-long-enough-for-the-production-rule-0123456789 \
 	ALLOWED_HOSTS=chipsite.example.com
 check: $(VENV)/.installed
@@ -45,6 +45,7 @@ check: $(VENV)/.installed
 	$(CHECK_ENV) $(BIN)/python manage.py makemigrations --check --dry-run
 	$(BIN)/python -m ruff check .
 	$(BIN)/python -m ruff format --check .
+	$(BIN)/lint-imports
 
 clean:
 	rm -rf $(VENV) db.sqlite3 staticfiles .pytest_cache
