@@ -1,0 +1,100 @@
+"""The working copy's form, with the edit guard, and the publish and schedule forms."""
+
+from django import forms
+from django.core.exceptions import ValidationError
+from django.utils import timezone
+
+from .. import services
+from ..diff import describe_changes, version_chain
+from ..revisions import latest_version_id
+
+SAVE_FIELDSET = ["revision_comment", "opened_revision", "created_at", "updated_at"]
+GUARD_FIELDS = {"revision_comment", "opened_revision"}
+
+
+class EditorialForm(forms.ModelForm):
+    """The working copy's form: a comment for the history, and the edit guard."""
+
+    opened_revision = forms.IntegerField(widget=forms.HiddenInput, required=False)
+    revision_comment = forms.CharField(
+        label="Comment on this change",
+        required=False,
+        max_length=200,
+        help_text="Optional. Shown in the history next to this revision (editors only).",
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["opened_revision"].initial = latest_version_id(self.instance)
+
+    @property
+    def changed_data(self):
+        # The comment and the guard are about the save, not the item: keep them out of its log.
+        return [name for name in super().changed_data if name not in GUARD_FIELDS]
+
+    merge = None  # what EditorialAdmin found rebasing this submission (editorial/merge.py)
+    guarded = False  # EditorialAdmin compared the revisions under the row lock already
+
+    def clean(self):
+        cleaned = super().clean()
+        if self.merge is not None:
+            if self.merge.conflicts:
+                for name, text in self.merge.errors_for(None, None).items():
+                    if name in self.fields:
+                        self.add_error(name, text)
+                raise ValidationError(self.merge.conflict_message(), code="edit_conflict")
+            return cleaned
+        if not self.guarded:
+            self._check_nobody_saved_since_opening(cleaned)
+        return cleaned
+
+    def _check_nobody_saved_since_opening(self, cleaned):
+        """A read-only check; EditorialAdmin.changeform_view holds the row lock around it."""
+        if self.instance.pk is None:
+            return
+        opened = cleaned.get("opened_revision") or 0
+        current = latest_version_id(self.instance)
+        if opened == current:
+            return
+        newer = version_chain(self.instance, after=opened)
+        who = newer[-1].revision if newer else None
+        changes = describe_changes(self.instance, opened or None, current)
+        by = f" ({who.user})" if who and who.user else ""
+        at = f" at {services.when(who.date_created)}" if who else ""
+        raise ValidationError(
+            "Someone else%(by)s saved this %(name)s%(when)s after you opened it, so your save was "
+            "refused and their change kept. Open the page again to see it, then redo your edit. "
+            "What they changed: %(changes)s",
+            params={
+                "name": self._meta.model._meta.verbose_name,
+                "by": by,
+                "when": at,
+                "changes": "; ".join(changes) or "nothing visible (it was saved again unchanged)",
+            },
+            code="edit_conflict",
+        )
+
+
+class ScheduleForm(forms.Form):
+    at = forms.DateTimeField(
+        label="Publish at",
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+        input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M:%S"],
+        help_text="In the site's time zone, 24-hour.",
+    )
+    note = forms.CharField(label="Public note", max_length=300, required=False)
+
+    def clean_at(self):
+        at = self.cleaned_data["at"]
+        if at <= timezone.now():
+            raise ValidationError("Pick a time still to come; to publish now, use “Publish changes”.")
+        return at
+
+
+class PublishForm(forms.Form):
+    note = forms.CharField(
+        label="Public note",
+        max_length=300,
+        required=False,
+        help_text="Optional. Readers see it in the change log, e.g. “Neuron added vLLM”.",
+    )
