@@ -1,26 +1,23 @@
-"""What the API answers, as OpenAPI describes it. Text fields an editor writes are Markdown."""
+"""What the API answers, as OpenAPI describes it. Text fields an editor writes are Markdown.
+
+A profile's and a comparison's answers are their published documents (vendors/documents.py,
+comparisons/documents.py) with what the site says of them now (their version, addresses,
+verification and total): the classes below extend the documents' models, so a field added
+to a document is in the API and in OpenAPI with no change here.
+"""
 
 import datetime as dt
 
 from ninja import Field, Schema
 
+from comparisons.documents import Assessment, ComparisonDocument
+from vendors import documents
+from vendors.documents import Fact, Score, VendorDocument
+
 
 class Error(Schema):
     status: int = Field(description="The HTTP status code, repeated.")
     message: str = Field(description="What went wrong, in words.")
-
-
-class Source(Schema):
-    title: str
-    publisher: str
-    url: str = Field(description="The document's address (http or https).")
-    accessed_on: dt.date | None = Field(description="When an editor last read it.")
-    archive_url: str = Field(description="An archived copy of the document; empty when there is none.")
-
-
-class LaneRef(Schema):
-    slug: str
-    name: str
 
 
 class VersionRef(Schema):
@@ -48,7 +45,7 @@ class VendorSummary(Schema):
     slug: str
     name: str
     company: str
-    lane: LaneRef | None
+    lane: documents.Lane | None
     best_for_line: str = Field(description="The one-line “best for” shown beside other vendors.")
     total: int | None = Field(description="The sum of the scores on the active axes; null when unscored.")
     total_max: int
@@ -69,60 +66,15 @@ class VendorPage(Schema):
     results: list[VendorSummary]
 
 
-class Fact(Schema):
-    attribute: str = Field(description="The at-a-glance label shared by every vendor, e.g. “Memory”.")
-    position: int = Field(description="The label's place in the shared order.")
-    value: str
-    vendor_stated: bool = Field(description="As stated by the vendor, not measured independently.")
-    verified_on: dt.date | None
-    stale: bool = Field(description="Not verified within the site's freshness window.")
-    sources: list[Source]
+class VendorDetail(VendorDocument):
+    """A live profile: its live version's published document, and what the site says of it now."""
 
-
-class Event(Schema):
-    date: dt.date | None
-    precision: str = Field(description="How much of the date is meant: day, month or year.")
-    display_date: str = Field(description="The date as the page shows it, e.g. “Dec 2025”.")
-    text: str
-    verified_on: dt.date | None
-    sources: list[Source]
-
-
-class Score(Schema):
-    axis: str = Field(description="The axis's slug.")
-    axis_name: str
-    value: int
-    reason: str
-    verified_on: dt.date | None
-    sources: list[Source]
-
-
-class FAQ(Schema):
-    question: str
-    answer: str
-    sources: list[Source]
-
-
-class VendorDetail(Schema):
-    slug: str
-    name: str
-    company: str
-    lane: LaneRef | None
-    summary: str
-    what_it_is: str
-    best_for: str = Field(description="The key takeaway “Best for”.")
-    watch_out: str
-    verdict: str
-    best_for_line: str = Field(description="The one-line “best for” shown beside other vendors.")
-    logo_url: str
     verification: Verification
     version: VersionRef
-    facts: list[Fact]
-    events: list[Event]
-    scores: list[Score] = Field(description="Scores on the active axes, in the axes' order.")
-    total: int | None
+    total: int | None = Field(description="The sum of the scores on the active axes; null when unscored.")
     total_max: int
-    faqs: list[FAQ]
+    active_axes: list[str] = Field(description="The active axes' slugs, in order (see /api/v1/axes/).")
+    logo_url: str
     url: str
     versions_url: str = Field(description="The change log in the API.")
 
@@ -143,7 +95,7 @@ class ChangeLog(Schema):
     results: list[ChangeLogEntry] = Field(description="Newest first.")
 
 
-class Lane(Schema):
+class LaneEntry(Schema):
     slug: str
     name: str
     description: str
@@ -153,7 +105,7 @@ class Lane(Schema):
     vendors_api_url: str = Field(description="The lane's vendors in the API.")
 
 
-class Axis(Schema):
+class AxisEntry(Schema):
     slug: str
     name: str
     description: str
@@ -184,22 +136,16 @@ class ComparisonList(Schema):
     results: list[ComparisonSummary]
 
 
-class CellValue(Schema):
-    value: str | int | None = Field(description="A fact's value, a score, or the editors' assessment.")
-    mark: int | None = Field(description="An assessment's mark, where the editors gave one.")
-    reason: str
-    vendor_stated: bool
-    verified_on: dt.date | None
-    sources: list[Source]
-
-
 class Cell(Schema):
     vendor: str = Field(description="The column's vendor slug.")
     leader: bool = Field(description="Holds the row's highest number.")
-    values: list[CellValue] = Field(description="Empty when the vendor has none (“not stated”).")
+    values: list[Fact | Score | Assessment] = Field(
+        description="The vendor's facts or score (from its live profile), or the editors' assessment; "
+        "empty when the vendor has none (“not stated”). Sources are the answer's `sources`."
+    )
 
 
-class Criterion(Schema):
+class TableRow(Schema):
     name: str
     based_on: str = Field(description="“attribute”, “axis” or “assessment” (the editors' own).")
     basis: str = Field(description="The attribute's or axis's name; empty for an assessment.")
@@ -214,16 +160,12 @@ class ComparisonColumn(Schema):
     api_url: str
 
 
-class ComparisonDetail(Schema):
-    slug: str
-    title: str
-    summary: str
-    intro: str
-    verdict: str
-    verified_on: dt.date | None
-    vendors: list[ComparisonColumn]
-    criteria: list[Criterion]
-    faqs: list[FAQ]
-    sources: list[Source] = Field(description="What the comparison itself cites.")
+class ComparisonDetail(ComparisonDocument):
+    """A live editorial comparison: its published document, its live vendors' columns, and the
+    rows of its own criteria as the page lines them up. ``sources`` holds every source cited
+    by the document or by a value in ``table``."""
+
+    vendors: list[ComparisonColumn] = Field(description="Its live vendors, in column order.")
+    table: list[TableRow] = Field(description="Its criteria, one cell per live vendor.")
     version: VersionRef
     url: str

@@ -10,10 +10,10 @@ from urllib.parse import urlencode
 from django.core.paginator import EmptyPage
 from django.urls import reverse
 
-from comparisons.documents import read_comparison
+from comparisons.documents import comparison_document_of
 from comparisons.models import ComparisonVersion
 from comparisons.selectors import editorial_table, live_comparison
-from vendors.documents import read_document
+from vendors.documents import document_of
 from vendors.filters import VendorFilter
 from vendors.models import SCORE_MAX, SCORE_MIN, total_max
 from vendors.selectors import (
@@ -37,10 +37,6 @@ class NoSuchPage(LookupError):
 
 
 # --- Shared pieces -----------------------------------------------------------------------
-
-
-def _sources(cited):
-    return [source.as_dict() for source in cited]
 
 
 def _verification(verification):
@@ -131,7 +127,7 @@ def vendor_page(request, *, page, per_page):
                 "slug": version.slug,
                 "name": version.name,
                 "company": version.company,
-                "lane": {"slug": version.lane.slug, "name": version.lane.name} if version.lane else None,
+                "lane": version.lane,
                 "best_for_line": version.alternative_blurb,
                 "total": version.total,
                 "total_max": most,
@@ -156,68 +152,21 @@ def _live_vendor(slug, *, document=True):
 
 
 def vendor_detail(request, *, slug):
-    """A live profile as its live version's document has it: every value with its sources."""
+    """A live profile: its live version's document, and what the site says of it now."""
     version = _live_vendor(slug)
     if version is None:
         return None
-    page = read_document(version.document)
+    page = document_of(version)
     axes = active_axes()
-    vendor = page.vendor
+    logo = page.vendor.logo_url
     return {
-        "slug": vendor.slug,
-        "name": vendor.name,
-        "company": vendor.company,
-        "lane": {"slug": vendor.lane.slug, "name": vendor.lane.name} if vendor.lane else None,
-        "summary": vendor.summary,
-        "what_it_is": vendor.what_it_is,
-        "best_for": vendor.best_for,
-        "watch_out": vendor.watch_out,
-        "verdict": vendor.verdict,
-        "best_for_line": vendor.alternative_blurb,
-        "logo_url": request.build_absolute_uri("/" + vendor.logo_url.lstrip("/")) if vendor.logo else "",
-        "verification": _verification(version.verification),
+        **page.as_json(),
+        "verification": _verification(page.facts_verified),
         "version": _version(request, version, url=_vendor_version_url(version.slug, version.number)),
-        "facts": [
-            {
-                "attribute": fact.attribute.name,
-                "position": fact.attribute.position,
-                "value": fact.value,
-                "vendor_stated": fact.vendor_stated,
-                "verified_on": fact.verified_on,
-                "stale": fact.is_stale,
-                "sources": _sources(fact.cited),
-            }
-            for fact in page.facts
-        ],
-        "events": [
-            {
-                "date": event.date,
-                "precision": event.precision,
-                "display_date": event.display_date if event.date else "",
-                "text": event.text,
-                "verified_on": event.verified_on,
-                "sources": _sources(event.cited),
-            }
-            for event in page.events
-        ],
-        "scores": [
-            {
-                "axis": axis.slug,
-                "axis_name": score.axis.name,
-                "value": score.value,
-                "reason": score.reason,
-                "verified_on": score.verified_on,
-                "sources": _sources(score.cited),
-            }
-            for axis, score in page.scores_on(axes)
-            if score
-        ],
-        "total": version.total,
+        "total": page.total_on(axes),
         "total_max": total_max(len(axes)),
-        "faqs": [
-            {"question": faq.question, "answer": faq.answer, "sources": _sources(faq.cited)}
-            for faq in page.faqs
-        ],
+        "active_axes": [axis.slug for axis in axes],
+        "logo_url": request.build_absolute_uri("/" + logo.lstrip("/")) if logo else "",
         "url": request.build_absolute_uri(version.get_absolute_url()),
         "versions_url": request.build_absolute_uri(reverse("api:vendor-versions", kwargs={"slug": slug})),
     }
@@ -287,14 +236,14 @@ def axes():
 def comparison_list(request):
     """Every live editorial comparison with its live vendors in column order: two queries."""
     versions = list(ComparisonVersion.objects.live().order_by("title").defer("history", "changes"))
-    ids = {entry["vendor_id"] for version in versions for entry in version.document["entries"]}
+    pages = [comparison_document_of(version) for version in versions]
+    ids = {entry.vendor_id for page in pages for entry in page.entries}
     live = {
         version.item_id: version
         for version in live_vendors().filter(item_id__in=ids).only("item_id", "slug", "name")
     }
     results = []
-    for version in versions:
-        page = read_comparison(version.document)
+    for version, page in zip(versions, pages, strict=True):
         columns = [live[entry.vendor_id] for entry in page.entries if entry.vendor_id in live]
         results.append(
             {
@@ -319,32 +268,20 @@ def comparison_list(request):
 CRITERION_BASES = {"facts": "attribute", "score": "axis", "assessment": "assessment"}
 
 
-def _cell_value(item):
-    """A fact, a score or an editors' assessment in a comparison's cell."""
-    return {
-        "value": item.value,
-        "mark": getattr(item, "mark", None),
-        "reason": getattr(item, "reason", ""),
-        "vendor_stated": getattr(item, "vendor_stated", False),
-        "verified_on": getattr(item, "verified_on", None),
-        "sources": _sources(item.cited),
-    }
-
-
 def comparison_detail(request, *, slug):
-    """A live editorial comparison: its live vendors' columns and its own criteria, as the page has them."""
+    """A live editorial comparison: its document, its live vendors' columns and its own
+    criteria as the page lines them up."""
     version = live_comparison(slug=slug)
     if version is None:
         return None
-    page = read_comparison(version.document)
+    page = comparison_document_of(version)
     table = editorial_table(page)
+    rows = [row for row in table.rows if row.group == "criteria"]
+    # Every source the answer cites: the document's, and those of the vendors' values shown.
+    sources = {source.pk: source for source in table.sources}
     return {
-        "slug": page.slug,
-        "title": page.title,
-        "summary": page.summary,
-        "intro": page.intro,
-        "verdict": page.verdict,
-        "verified_on": page.verified_on,
+        **page.as_json(),
+        "sources": {pk: source.model_dump(mode="json") for pk, source in sorted(sources.items())},
         "vendors": [
             {
                 "slug": entry.vendor.slug,
@@ -355,28 +292,18 @@ def comparison_detail(request, *, slug):
             }
             for entry, verification in zip(table.entries, table.verified_on, strict=True)
         ],
-        "criteria": [
+        "table": [
             {
                 "name": row.label,
                 "based_on": CRITERION_BASES[row.kind],
                 "basis": row.note,
                 "cells": [
-                    {
-                        "vendor": cell.vendor.slug,
-                        "leader": cell.leader,
-                        "values": [_cell_value(item) for item in cell.items],
-                    }
+                    {"vendor": cell.vendor.slug, "leader": cell.leader, "values": cell.items}
                     for cell in row.cells
                 ],
             }
-            for row in table.rows
-            if row.group == "criteria"
+            for row in rows
         ],
-        "faqs": [
-            {"question": faq.question, "answer": faq.answer, "sources": _sources(faq.cited)}
-            for faq in page.faqs
-        ],
-        "sources": _sources(page.cited),
         "version": _version(request, version, url=version.get_absolute_url()),
         "url": request.build_absolute_uri(version.get_absolute_url()),
     }

@@ -55,6 +55,7 @@ def list_vendors(
     "/vendors/{slug}/",
     tags=["vendors"],
     response={200: schemas.VendorDetail, **ERRORS},
+    by_alias=True,
     url_name="vendor",
     operation_id="getVendor",
     summary="A live profile: facts, events, scores and FAQs, each with its sources and dates",
@@ -78,7 +79,7 @@ def vendor_versions(request, slug: str):
 @router.get(
     "/lanes/",
     tags=["lanes and axes"],
-    response={200: list[schemas.Lane], 429: schemas.Error},
+    response={200: list[schemas.LaneEntry], 429: schemas.Error},
     url_name="lanes",
     operation_id="listLanes",
     summary="Every lane, in order, with how many live vendors it holds",
@@ -90,7 +91,7 @@ def lanes(request):
 @router.get(
     "/axes/",
     tags=["lanes and axes"],
-    response={200: list[schemas.Axis], 429: schemas.Error},
+    response={200: list[schemas.AxisEntry], 429: schemas.Error},
     url_name="axes",
     operation_id="listAxes",
     summary="The active scoring axes, in order",
@@ -115,6 +116,7 @@ def comparisons(request):
     "/comparisons/{slug}/",
     tags=["comparisons"],
     response={200: schemas.ComparisonDetail, **ERRORS},
+    by_alias=True,
     url_name="comparison",
     operation_id="getComparison",
     summary="A live editorial comparison: its vendors, criteria, FAQs and sources",

@@ -1,108 +1,167 @@
-"""The read side of a comparison's document: plain objects the template uses."""
+"""The published document of an editorial comparison: one typed schema (see vendors/documents.py).
+
+The vendors' facts and scores are not in it: a comparison page lines up its vendors' own live
+versions. It holds the comparison's text, its columns (which vendors, in order), its criteria
+with the editors' assessments, its FAQs, and the sources these cite.
+"""
+
+from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from typing import Any, Literal
 
 from django.urls import reverse
+from pydantic import AliasChoices, AliasPath, ConfigDict, Field, PrivateAttr, field_validator, model_validator
 
-from vendors.documents import Claim, Named, read_sources
+from vendors.documents import FAQ, Attribute, Axis, Claim, Part, Source, related_rows
+
+SCHEMA = 2
 
 
-@dataclass
-class Entry:
+class Entry(Part):
+    """A column: a vendor, and the editors' “Pick this if …”."""
+
     vendor_id: int
-    pick_if: str
-    vendor: object = None  # the column's VendorPage, once its live version is known
+    pick_if: str = Field(description="Completes “Pick this if …”.")
+    _vendor: Any = PrivateAttr(None)
+
+    @property
+    def vendor(self) -> Any:
+        """The column's vendor, once its live version is known (comparisons.selectors)."""
+        return self._vendor
 
 
-@dataclass
-class AssessmentItem:
-    pk: int
-    vendor_id: int
+class Assessment(Claim):
+    """The editors' own judgement of one vendor on a criterion."""
+
+    # A working copy's assessment hangs off its vendor row (``entry``).
+    vendor_id: int = Field(validation_alias=AliasChoices("vendor_id", AliasPath("entry", "vendor_id")))
     value: str
-    mark: int | None
+    mark: int | None = Field(description="A mark, where the editors gave one.")
     reason: str
     vendor_stated: bool
-    cited: list
-    notes: list = field(default_factory=list)
 
 
-@dataclass
-class CriterionItem:
-    pk: int
+class Criterion(Part):
+    """A row of the comparison: an at-a-glance attribute, an axis, or the editors' assessments."""
+
+    id: int
     name: str
-    attribute: Named | None
-    axis: Named | None
-    assessments: list
+    attribute: Attribute | None = Field(description="The attribute the row shows, if it is one.")
+    axis: Axis | None = Field(description="The axis the row shows, if it is one.")
+    assessments: list[Assessment]
+
+    rows = field_validator("assessments", mode="before")(related_rows)
 
 
-@dataclass
-class ComparisonPage:
-    pk: int
+class ComparisonText(Claim):
+    """The comparison's own fields as published. Text an editor writes is Markdown."""
+
     title: str
     slug: str
     summary: str
     intro: str
     verdict: str
     verified_on: dt.date | None
-    cited: list
-    entries: list
-    criteria: list
-    faqs: list
-    notes: list = field(default_factory=list)
 
-    def get_absolute_url(self):
+
+class ComparisonDocument(Part):
+    """A comparison as published (schema 2)."""
+
+    model_config = ConfigDict(frozen=True, from_attributes=True, extra="forbid", populate_by_name=True)
+
+    schema_: Literal[2] = Field(SCHEMA, alias="schema", description="This document's schema version.")
+    comparison: ComparisonText
+    entries: list[Entry] = Field(description="Its vendors, in column order.")
+    criteria: list[Criterion]
+    faqs: list[FAQ]
+    sources: dict[int, Source] = Field(description="Every source cited, by id.")
+
+    @model_validator(mode="after")
+    def _resolve(self) -> ComparisonDocument:
+        for pk, source in self.sources.items():
+            source._pk = pk
+        for row in self.claims():
+            row._cited = [self.sources[pk] for pk in row.sources]
+        return self
+
+    def claims(self) -> Iterable[Claim]:
+        yield self.comparison
+        for criterion in self.criteria:
+            yield from criterion.assessments
+        yield from self.faqs
+
+    # The page reads the comparison's own fields as the page's.
+    @property
+    def pk(self) -> int:
+        return self.comparison.id
+
+    @property
+    def title(self) -> str:
+        return self.comparison.title
+
+    @property
+    def slug(self) -> str:
+        return self.comparison.slug
+
+    @property
+    def summary(self) -> str:
+        return self.comparison.summary
+
+    @property
+    def intro(self) -> str:
+        return self.comparison.intro
+
+    @property
+    def verdict(self) -> str:
+        return self.comparison.verdict
+
+    @property
+    def verified_on(self) -> dt.date | None:
+        return self.comparison.verified_on
+
+    @property
+    def cited(self) -> list[Source]:
+        return self.comparison.cited
+
+    @property
+    def notes(self) -> list[tuple[int, Source]]:
+        return self.comparison.notes
+
+    def get_absolute_url(self) -> str:
         return reverse("comparisons:detail", kwargs={"slug": self.slug})
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.title
 
+    def as_json(self) -> dict[str, Any]:
+        return self.model_dump(mode="json", by_alias=True, exclude_computed_fields=True)
 
-def _named(ref):
-    return Named(ref["id"], ref["name"]) if ref else None
+    @classmethod
+    def parse(cls, data: dict[str, Any]) -> ComparisonDocument:
+        return cls.model_validate(data)
+
+    @classmethod
+    def build(cls, comparison: Any) -> ComparisonDocument:
+        """The document of a working copy whose rows are prefetched (comparisons.publishing)."""
+        criteria = list(comparison.criteria.all())
+        rows = [comparison, *(a for c in criteria for a in c.assessments.all()), *comparison.faqs.all()]
+        sources = {source.pk: source for row in rows for source in row.sources.all()}
+        return cls.model_validate(
+            {
+                "comparison": comparison,
+                "entries": list(comparison.entries.all()),
+                "criteria": criteria,
+                "faqs": list(comparison.faqs.all()),
+                "sources": dict(sorted(sources.items())),
+            }
+        )
 
 
-def read_comparison(document):
-    sources = read_sources(document)
-    c = document["comparison"]
-    return ComparisonPage(
-        pk=c["id"],
-        title=c["title"],
-        slug=c["slug"],
-        summary=c["summary"],
-        intro=c["intro"],
-        verdict=c["verdict"],
-        verified_on=dt.date.fromisoformat(c["verified_on"]) if c["verified_on"] else None,
-        cited=[sources[pk] for pk in c["sources"]],
-        entries=[Entry(vendor_id=e["vendor_id"], pick_if=e["pick_if"]) for e in document["entries"]],
-        criteria=[
-            CriterionItem(
-                pk=row["id"],
-                name=row["name"],
-                attribute=_named(row["attribute"]),
-                axis=_named(row["axis"]),
-                assessments=[
-                    AssessmentItem(
-                        pk=a["id"],
-                        vendor_id=a["vendor_id"],
-                        value=a["value"],
-                        mark=a["mark"],
-                        reason=a["reason"],
-                        vendor_stated=a["vendor_stated"],
-                        cited=[sources[pk] for pk in a["sources"]],
-                    )
-                    for a in row["assessments"]
-                ],
-            )
-            for row in document["criteria"]
-        ],
-        faqs=[
-            Claim(
-                pk=f["id"],
-                cited=[sources[pk] for pk in f["sources"]],
-                question=f["question"],
-                answer=f["answer"],
-            )
-            for f in document["faqs"]
-        ],
-    )
+def comparison_document_of(version: Any) -> ComparisonDocument:
+    """The one way to read a published comparison: parsed once, kept on the version."""
+    parsed = getattr(version, "_parsed_document", None)
+    if parsed is None:
+        parsed = version._parsed_document = ComparisonDocument.parse(version.document)
+    return parsed

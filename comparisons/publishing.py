@@ -5,14 +5,14 @@ own live versions, so a vendor's published change shows on every comparison at o
 """
 
 from django.db.models import Prefetch
-from django.urls import reverse
 
 from editorial.diff import Kind
 from editorial.registry import Publication
 from vendors.markdown import plain_text
 from vendors.models import Source
-from vendors.publishing import cite_sources, faq_search_entry, iso_date
+from vendors.publishing import faq_search_entry
 
+from .documents import ComparisonDocument, comparison_document_of
 from .models import Assessment, Comparison, ComparisonFAQ, ComparisonVendor, ComparisonVersion, Criterion
 
 
@@ -32,55 +32,7 @@ def comparison_document(comparison):
         Prefetch("faqs", queryset=ComparisonFAQ.objects.prefetch_related(plain_sources)),
         plain_sources,
     ).get(pk=comparison.pk)
-    sources = {}
-    return {
-        "comparison": {
-            "id": comparison.pk,
-            "title": comparison.title,
-            "slug": comparison.slug,
-            "summary": comparison.summary,
-            "intro": comparison.intro,
-            "verdict": comparison.verdict,
-            "verified_on": iso_date(comparison.verified_on),
-            "sources": cite_sources(comparison, sources),
-        },
-        "entries": [
-            {"vendor_id": entry.vendor_id, "pick_if": entry.pick_if} for entry in comparison.entries.all()
-        ],
-        "criteria": [
-            {
-                "id": criterion.pk,
-                "name": criterion.name,
-                "attribute": {"id": criterion.attribute_id, "name": criterion.attribute.name}
-                if criterion.attribute_id
-                else None,
-                "axis": {"id": criterion.axis_id, "name": criterion.axis.name} if criterion.axis_id else None,
-                "assessments": [
-                    {
-                        "id": assessment.pk,
-                        "vendor_id": assessment.entry.vendor_id,
-                        "value": assessment.value,
-                        "mark": assessment.mark,
-                        "reason": assessment.reason,
-                        "vendor_stated": assessment.vendor_stated,
-                        "sources": cite_sources(assessment, sources),
-                    }
-                    for assessment in criterion.assessments.all()
-                ],
-            }
-            for criterion in comparison.criteria.all()
-        ],
-        "faqs": [
-            {
-                "id": faq.pk,
-                "question": faq.question,
-                "answer": faq.answer,
-                "sources": cite_sources(faq, sources),
-            }
-            for faq in comparison.faqs.all()
-        ],
-        "sources": sources,
-    }
+    return ComparisonDocument.build(comparison).as_json()
 
 
 class ComparisonPublication(Publication):
@@ -98,27 +50,24 @@ class ComparisonPublication(Publication):
         return comparison_document(obj)
 
     def columns(self, document):
-        comparison = document["comparison"]
-        return {"slug": comparison["slug"], "title": comparison["title"], "summary": comparison["summary"]}
+        page = ComparisonDocument.parse(document)
+        return {"slug": page.slug, "title": page.title, "summary": page.summary}
 
     def search_entries(self, document):
-        comparison = document["comparison"]
-        page = reverse("comparisons:detail", kwargs={"slug": comparison["slug"]})
-        texts = [comparison[key] for key in ("summary", "intro", "verdict")]
+        page = ComparisonDocument.parse(document)
+        url = page.get_absolute_url()
+        texts = [page.summary, page.intro, page.verdict]
         entries = [
             {
                 "kind": "comparison",
-                "title": comparison["title"],
-                "keywords": " ".join(criterion["name"] for criterion in document["criteria"]),
+                "title": page.title,
+                "keywords": " ".join(criterion.name for criterion in page.criteria),
                 "body": " ".join(plain_text(text) for text in texts if text),
-                "url": page,
+                "url": url,
             },
-            *(faq_search_entry(faq, page) for faq in document["faqs"]),
+            *(faq_search_entry(faq, url) for faq in page.faqs),
         ]
-        return [
-            {**entry, "page": comparison["title"], "position": position}
-            for position, entry in enumerate(entries)
-        ]
+        return [{**entry, "page": page.title, "position": position} for position, entry in enumerate(entries)]
 
     def after_write(self, version):
-        version.vendors.set([entry["vendor_id"] for entry in version.document["entries"]])
+        version.vendors.set([entry.vendor_id for entry in comparison_document_of(version).entries])

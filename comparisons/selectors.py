@@ -7,7 +7,7 @@ from django.db.models import Count, Q
 from django.urls import reverse
 
 from infra.cache import cached
-from vendors.documents import read_document
+from vendors.documents import document_of
 from vendors.models import VendorVersion, score_total, total_max
 from vendors.selectors import Footnotes, active_axes, live_vendors
 
@@ -96,7 +96,7 @@ def build_table(versions, *, criteria=(), notes=None):
     under an attribute gets an empty cell, which reads "not stated".
     """
     notes = notes or Footnotes()
-    pages = [read_document(version.document) for version in versions]
+    pages = [document_of(version) for version in versions]
     vendors = [page.vendor for page in pages]
     column = {vendor.pk: i for i, vendor in enumerate(vendors)}
     axes = active_axes()
@@ -205,7 +205,7 @@ def editorial_table(page, *, at=None):
     notes = Footnotes()
     table = build_table([live[entry.vendor_id] for entry in entries], criteria=page.criteria, notes=notes)
     for entry, vendor in zip(entries, table.vendors, strict=True):
-        entry.vendor = vendor
+        entry._vendor = vendor  # the column's vendor, known once its live version is
     for faq in page.faqs:
         notes.cite(faq)
     notes.cite(page)

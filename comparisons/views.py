@@ -8,7 +8,7 @@ from editorial.views import PublishedPageMixin
 from vendors.citation import Citation, citation_response
 
 from . import selectors
-from .documents import read_comparison
+from .documents import ComparisonDocument, comparison_document_of
 from .models import MAX_VENDORS, Comparison, ComparisonVersion
 
 
@@ -44,8 +44,10 @@ class ComparisonDetailView(PublishedPageMixin, TemplateView):
         context = super().get_context_data(**kwargs)
         version = selectors.live_comparison(slug=self.kwargs["slug"])
         version, working = self.get_page(live_version=version, slug=self.kwargs["slug"])
-        document = publication_for(Comparison).document(working) if working else version.document
-        page = read_comparison(document)
+        if working is not None:
+            page = ComparisonDocument.parse(publication_for(Comparison).document(working))
+        else:
+            page = comparison_document_of(version)
         table = selectors.editorial_table(page)
         context.update(comparison=page, table=table, **self.preview_context(working, version))
         if working is None:  # what visitors see: citable, described for search engines
@@ -69,7 +71,7 @@ class ComparisonVersionView(TemplateView):
         if version is None:
             raise Http404("No such published version.")
         current = ComparisonVersion.objects.live().filter(item_id=version.item_id).defer("document").get()
-        page = read_comparison(version.document)
+        page = comparison_document_of(version)
         table = selectors.editorial_table(page, at=version.published_at)
         context.update(
             comparison=page,
@@ -102,7 +104,7 @@ def citation_download(request, slug, number, format):
     version = selectors.published_comparison(slug=slug, number=number)
     if version is None:
         raise Http404("No such published version.")
-    page = read_comparison(version.document)
+    page = comparison_document_of(version)
     table = selectors.editorial_table(page, at=version.published_at)
     response = citation_response(comparison_citation(version, page, table, request=request), format)
     if response is None:

@@ -1,10 +1,10 @@
 """What a reader can point at on a live page: its parts, as the correction form offers them."""
 
-import datetime as dt
 from dataclasses import dataclass
 
+from comparisons.documents import comparison_document_of
 from comparisons.models import ComparisonVersion
-from vendors.models import display_date
+from vendors.documents import document_of
 from vendors.selectors import live_version
 
 OTHER = ("other", "Something else on the page")
@@ -40,23 +40,11 @@ def vendor_target(*, slug):
     version = live_version(slug=slug)
     if version is None:
         return None
-    document = version.document
-    parts = [
-        (f"fact-{f['id']}", _short(f"{f['attribute']['name']}: {f['value']}")) for f in document["facts"]
-    ]
-    parts += [
-        (
-            f"event-{e['id']}",
-            _short(
-                f"What changed, {display_date(dt.date.fromisoformat(e['date']), e['precision'])}: {e['text']}"
-            ),
-        )
-        for e in document["events"]
-    ]
-    parts += [
-        (f"score-{s['id']}", _short(f"Score: {s['axis']['name']} {s['value']}")) for s in document["scores"]
-    ]
-    parts += [(f"faq-{q['id']}", _short(f"Question: {q['question']}")) for q in document["faqs"]]
+    page = document_of(version)
+    parts = [(f"fact-{f.id}", _short(f"{f.attribute.name}: {f.value}")) for f in page.facts]
+    parts += [(f"event-{e.id}", _short(f"What changed, {e.display_date}: {e.text}")) for e in page.events]
+    parts += [(f"score-{s.id}", _short(f"Score: {s.axis.name} {s.value}")) for s in page.scores]
+    parts += [(f"faq-{q.id}", _short(f"Question: {q.question}")) for q in page.faqs]
     return Target(
         name=version.name, url=version.get_absolute_url(), parts=[*parts, OTHER], vendor_id=version.item_id
     )
@@ -67,9 +55,9 @@ def comparison_target(*, slug):
     version = ComparisonVersion.objects.live().filter(slug=slug).first()
     if version is None:
         return None
-    document = version.document
-    parts = [(f"criterion-{c['id']}", _short(f"Criterion: {c['name']}")) for c in document["criteria"]]
-    parts += [(f"faq-{q['id']}", _short(f"Question: {q['question']}")) for q in document["faqs"]]
+    page = comparison_document_of(version)
+    parts = [(f"criterion-{c.id}", _short(f"Criterion: {c.name}")) for c in page.criteria]
+    parts += [(f"faq-{q.id}", _short(f"Question: {q.question}")) for q in page.faqs]
     return Target(
         name=version.title,
         url=version.get_absolute_url(),

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from django.urls import reverse
 
-from vendors.documents import read_document
+from vendors.documents import document_of
 from vendors.models import SCORE_MAX, SCORE_MIN, Event, total_max
 
 LICENCE = {
@@ -23,7 +23,7 @@ LICENCE_NOTE = (
     "You may share and adapt this data for any purpose, including commercially, if you credit "
     "“chipsite” and link to the licence. Each value names the sources it rests on."
 )
-VALUE_COLUMNS = ["vendor", "kind", "label", "value", "reason", "vendor_stated", "verified_on"]
+VALUE_COLUMNS = ["vendor", "kind", "label", "value", "reason", "vendor_stated", "verified_on", "stale"]
 
 
 def iso(day):
@@ -40,7 +40,8 @@ def partial_date(date, precision):
 
 
 def source_dict(source):
-    return {**source.as_dict(), "accessed_on": iso(source.accessed_on)}
+    """A source as the downloads give it: the document's own fields."""
+    return source.model_dump(mode="json")
 
 
 @dataclass
@@ -54,6 +55,7 @@ class Value:
     reason: str = ""
     vendor_stated: bool | None = None  # None where the value cannot be vendor-stated
     verified_on: object = None
+    stale: bool | None = None  # None where the value is not verified (vendors/freshness.py)
     sources: list = field(default_factory=list)
 
     def as_dict(self):
@@ -65,6 +67,7 @@ class Value:
             "reason": self.reason,
             "vendor_stated": self.vendor_stated,
             "verified_on": iso(self.verified_on),
+            "stale": self.stale,
             "sources": [source_dict(source) for source in self.sources],
         }
 
@@ -77,13 +80,16 @@ class Value:
             self.reason,
             self.vendor_stated,
             iso(self.verified_on),
+            self.stale,
         ]
 
 
-def profile_values(page, *, axes, facts=True, events=True, faqs=True):
+def profile_values(page, *, axes, fields=True, facts=True, events=True, faqs=True):
     """The values of a profile as its page shows them: scores on the active axes only."""
     name = page.vendor.name
     values = []
+    if fields:  # the vendor's own fields, whatever the schema holds
+        values += [Value("field", label, value, vendor=name) for label, value in page.vendor.described()]
     if facts:
         values += [
             Value(
@@ -93,6 +99,7 @@ def profile_values(page, *, axes, facts=True, events=True, faqs=True):
                 vendor=name,
                 vendor_stated=fact.vendor_stated,
                 verified_on=fact.verified_on,
+                stale=fact.is_stale,
                 sources=fact.cited,
             )
             for fact in page.facts
@@ -105,6 +112,7 @@ def profile_values(page, *, axes, facts=True, events=True, faqs=True):
                 event.text,
                 vendor=name,
                 verified_on=event.verified_on,
+                stale=event.is_stale,
                 sources=event.cited,
             )
             for event in page.events
@@ -117,6 +125,7 @@ def profile_values(page, *, axes, facts=True, events=True, faqs=True):
             vendor=name,
             reason=score.reason,
             verified_on=score.verified_on,
+            stale=score.is_stale,
             sources=score.cited,
         )
         for axis, score in page.scores_on(axes)
@@ -141,9 +150,9 @@ def scale(axes):
 def profile_export(version, *, axes, url, paths=None):
     """A profile's download: the vendor, its live version, and one entry per value."""
     paths = paths or Paths()
-    page = read_document(version.document)
+    page = document_of(version)
     vendor = page.vendor
-    verification = version.verification
+    verification = page.facts_verified
     return {
         "licence": LICENCE,
         "title": f"{vendor.name} on chipsite",
@@ -154,18 +163,11 @@ def profile_export(version, *, axes, url, paths=None):
             "url": url(paths.version(version.slug, version.number)),
         },
         "vendor": {
-            "name": vendor.name,
-            "slug": vendor.slug,
-            "company": vendor.company,
-            "lane": vendor.lane.name,
-            "summary": vendor.summary,
-            "what_it_is": vendor.what_it_is,
-            "best_for": vendor.best_for,
-            "watch_out": vendor.watch_out,
-            "verdict": vendor.verdict,
+            **vendor.model_dump(mode="json"),
             "total": version.total,
             "facts_verified": iso(verification.oldest),
             "facts_not_verified": verification.unverified,
+            "stale_facts": page.stale_facts,
         },
         "scale": scale(axes),
         "values": [value.as_dict() for value in profile_values(page, axes=axes)],
@@ -195,9 +197,9 @@ def comparison_values(page, columns, *, axes):
     values = []
     names = {}
     for version in columns:
-        vendor_page = read_document(version.document)
+        vendor_page = document_of(version)
         names[version.item_id] = vendor_page.vendor.name
-        values += profile_values(vendor_page, axes=axes, events=False, faqs=False)
+        values += profile_values(vendor_page, axes=axes, fields=False, events=False, faqs=False)
     for criterion in page.criteria:
         for assessment in criterion.assessments:
             if assessment.vendor_id not in names:

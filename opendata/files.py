@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from django.urls import reverse
 
 from infra import tabular
-from vendors.documents import read_document
+from vendors.documents import document_of
 
 from . import exports, selectors
 
@@ -49,7 +49,7 @@ def profile_file(version, format, *, axes, url):
     href = reverse("opendata:vendor", args=[version.slug, format])
     if format == "json":
         return json_file(exports.profile_export(version, axes=axes, url=url), name, href)
-    values = exports.profile_values(read_document(version.document), axes=axes)
+    values = exports.profile_values(document_of(version), axes=axes)
     return csv_file(exports.values_csv_rows(values), name, href)
 
 

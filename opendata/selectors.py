@@ -1,6 +1,6 @@
 """What the downloads read: live published versions only, in a fixed number of queries."""
 
-from comparisons.documents import read_comparison
+from comparisons.documents import comparison_document_of
 from comparisons.models import ComparisonVersion
 from comparisons.selectors import live_comparison
 from vendors.models import VersionScore
@@ -46,4 +46,4 @@ def vendor_versions_with_documents():
 
 
 def read_comparisons(versions):
-    return [read_comparison(version.document) for version in versions]
+    return [comparison_document_of(version) for version in versions]

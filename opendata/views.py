@@ -1,7 +1,7 @@
 from django.http import Http404, HttpResponse
 from django.views.generic import TemplateView
 
-from comparisons.documents import read_comparison
+from comparisons.documents import comparison_document_of
 from infra.cache import cached
 from vendors.selectors import KeysFirstPaginator, active_axes, live_version
 
@@ -59,7 +59,7 @@ def comparison_download(request, slug, format):
     version = selectors.live_comparison(slug=slug)
     if version is None:
         raise Http404("No such published comparison.")
-    page = read_comparison(version.document)
+    page = comparison_document_of(version)
     columns = selectors.comparison_columns([page])[page.pk]
     file = files.comparison_file(
         version, page, columns, format, axes=active_axes(), url=request.build_absolute_uri

@@ -47,6 +47,9 @@ def make_source(**fields):
     fields.setdefault("publisher", "Example Publisher")
     fields.setdefault("url", f"https://example.com/doc/{n}")
     fields.setdefault("accessed_on", dt.date(2026, 11, 1))
+    if fields.get("problem_on") and "problem_at" not in fields:
+        # A problem found on a day, as the checks record it: that day's start (UTC).
+        fields["problem_at"] = dt.datetime.combine(fields["problem_on"], dt.time.min, tzinfo=dt.UTC)
     return Source.objects.create(**fields)
 
 
@@ -254,6 +257,7 @@ def make_published_vendors(count, *, lanes, axes=(), attribute=None):
     """
     from editorial.registry import publication_for
     from vendors.models import VendorVersion, VersionScore
+    from vendors.publishing import vendor_documents
 
     publication = publication_for(Vendor)
     attribute = attribute or make_attribute()
@@ -270,71 +274,28 @@ def make_published_vendors(count, *, lanes, axes=(), attribute=None):
         )
         for i, n in enumerate(numbers)
     )
-    facts = Fact.objects.bulk_create(
+    Fact.objects.bulk_create(
         Fact(vendor=vendor, attribute=attribute, value="A value", verified_on=dt.date(2026, 11, 1))
         for vendor in vendors
     )
-    scores = Score.objects.bulk_create(
+    Score.objects.bulk_create(
         Score(vendor=vendor, axis=axis, value=1 + (i + j) % 5)
         for i, vendor in enumerate(vendors)
         for j, axis in enumerate(axes)
     )
-    scores_of = {}
-    for score in scores:
-        scores_of.setdefault(score.vendor_id, []).append(score)
     published_at = timezone.now() - dt.timedelta(days=1)
-    versions = []
-    for vendor, fact in zip(vendors, facts, strict=True):
-        lane = vendor.lane
-        document = {
-            "vendor": {
-                "id": vendor.pk,
-                "name": vendor.name,
-                "slug": vendor.slug,
-                "company": vendor.company,
-                "lane": {"id": lane.pk, "name": lane.name, "slug": lane.slug},
-                "logo": "",
-                "summary": vendor.summary,
-                "what_it_is": "",
-                "best_for": "",
-                "watch_out": "",
-                "verdict": "",
-                "alternative_blurb": "",
-            },
-            "facts": [
-                {
-                    "id": fact.pk,
-                    "attribute": {"id": attribute.pk, "name": attribute.name, "position": attribute.position},
-                    "value": fact.value,
-                    "vendor_stated": False,
-                    "verified_on": fact.verified_on.isoformat(),
-                    "sources": [],
-                }
-            ],
-            "events": [],
-            "scores": [
-                {
-                    "id": score.pk,
-                    "axis": {"id": score.axis.pk, "name": score.axis.name},
-                    "value": score.value,
-                    "reason": "",
-                    "verified_on": None,
-                    "sources": [],
-                }
-                for score in scores_of.get(vendor.pk, [])
-            ],
-            "faqs": [],
-            "sources": {},
-        }
-        versions.append(
-            VendorVersion(
-                item=vendor,
-                number=1,
-                published_at=published_at,
-                document=document,
-                **publication.columns(document),
-            )
+    # The documents come from publishing's own bulk builder: the same schema, built once.
+    documents = vendor_documents(Vendor.objects.filter(pk__in=[vendor.pk for vendor in vendors]))
+    versions = [
+        VendorVersion(
+            item=vendor,
+            number=1,
+            published_at=published_at,
+            document=documents[vendor.pk],
+            **publication.columns(documents[vendor.pk]),
         )
+        for vendor in vendors
+    ]
     versions = VendorVersion.objects.bulk_create(versions)
     VersionScore.objects.bulk_create(
         VersionScore(version=version, axis_id=score["axis"]["id"], value=score["value"])

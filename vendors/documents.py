@@ -1,213 +1,317 @@
-"""The read side of a published document: plain objects the templates can use.
+"""The published document of a vendor profile: one typed schema, read by every surface.
 
-A profile page, a comparison column and an editor's preview all go through here, from a
-version's document or from one built from the working copy.
+A version stores its document as JSON (``VendorVersion.document``). It is built from the
+working copy at publish (``VendorDocument.build``), validated, stored, and parsed once on
+read (``document_of``): the profile and version pages, comparisons, the read API (whose
+response schemas are these models), the downloads, search, JSON-LD and corrections all
+read this, and none maps the JSON again.
+
+Pydantic, not dataclasses: the same class validates at publish, parses on read, writes
+JSON, builds itself from the working copy's rows (``from_attributes``), and gives the API
+its OpenAPI schema, so a new field is declared once. Stored documents of schema 1 (before
+``schema`` was written) were migrated to 2 (vendors/migrations/0012).
+
+Domain rules are its methods: staleness (vendors/freshness.py), the page's verified date
+(vendors/verification.py) and the total over the active axes.
 """
 
+from __future__ import annotations
+
 import datetime as dt
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Sequence
+from typing import Any, Literal, Protocol
 
 from django.conf import settings
+from django.db.models.fields.files import FieldFile
 from django.urls import reverse
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    computed_field,
+    field_validator,
+    model_validator,
+)
 
-from .models import display_date, stale_before
-from .verification import page_verification
+from .freshness import is_stale, stale_before
+from .models import display_date, score_total
+from .verification import PageVerification, page_verification
+
+SCHEMA = 2
 
 
-def _date(text):
-    return dt.date.fromisoformat(text) if text else None
+class Part(BaseModel):
+    """A part of a published document: immutable, read from the working copy's attributes."""
+
+    model_config = ConfigDict(frozen=True, from_attributes=True, extra="ignore")
+
+    @property
+    def pk(self) -> int:
+        return self.id  # type: ignore[attr-defined]
 
 
-@dataclass
-class SourceRef:
-    pk: int
+def related_rows(value: Any) -> Any:
+    """A related manager (a working copy's child rows) as the list of its rows."""
+    return list(value.all()) if hasattr(value, "all") else value
+
+
+def _ids(value: Any) -> Any:
+    """A related manager (the working copy's citations) as the ids it holds, lowest first."""
+    if hasattr(value, "all"):
+        return sorted(row.pk for row in value.all())
+    return value
+
+
+class Source(Part):
+    """A document cited: as readers see it, and since when its checks found a problem."""
+
     title: str
     publisher: str
-    url: str
-    accessed_on: dt.date | None
-    archive_url: str = ""  # an archived copy; versions published before it existed have none
+    url: str = Field(description="The document's address (http or https).")
+    accessed_on: dt.date | None = Field(description="When an editor last read it.")
+    archive_url: str = Field("", description="An archived copy of the document; empty when there is none.")
+    problem_at: dt.datetime | None = Field(
+        None, description="When the site's checks found the document gone or moved; null when fine."
+    )
+    _pk: int = PrivateAttr(0)
 
-    def as_dict(self):
-        """What the read API and the downloads say of a source."""
-        return {
-            "title": self.title,
-            "publisher": self.publisher,
-            "url": self.url,
-            "accessed_on": self.accessed_on,
-            "archive_url": self.archive_url,
-        }
+    @property
+    def pk(self) -> int:
+        return self._pk
 
 
-@dataclass
-class LaneRef:
-    pk: int
+class Lane(Part):
+    id: int
     name: str
     slug: str
 
-    def get_absolute_url(self):
+    def get_absolute_url(self) -> str:
         return reverse("vendors:lane", kwargs={"slug": self.slug})
 
 
-@dataclass
-class Named:
-    pk: int
-    name: str
-    position: int = 0
+class Attribute(Part):
+    """An at-a-glance label shared by every vendor, in the shared order."""
 
-    def __str__(self):
+    id: int
+    name: str = Field(description="e.g. “Memory”.")
+    position: int = Field(description="The label's place in the shared order.")
+
+    def __str__(self) -> str:
         return self.name
 
 
-@dataclass
-class Claim:
-    """A fact, event, score or answer: what it says, when it was verified, what it cites."""
+class Axis(Part):
+    id: int
+    name: str
+    slug: str = Field("", description="The axis's slug (see /api/v1/axes/); empty in documents before it.")
 
-    pk: int
-    cited: list
-    verified_on: dt.date | None = None
-    notes: list = field(default_factory=list)  # (number, source), filled by Footnotes
-    # A fact
-    attribute: Named | None = None
-    value: object = None
-    vendor_stated: bool = False
-    is_stale: bool = False
-    # An event
-    date: dt.date | None = None
-    precision: str = ""
-    text: str = ""
-    # A score
-    axis: Named | None = None
-    reason: str = ""
-    # An answer
-    question: str = ""
-    answer: str = ""
+    def __str__(self) -> str:
+        return self.name
+
+
+class Claim(Part):
+    """A row that cites sources. ``cited`` and ``notes`` are filled on read (page order)."""
+
+    id: int
+    sources: list[int] = Field(
+        description="The ids of the sources it cites (keys of the document's sources)."
+    )
+    _cited: list[Source] = PrivateAttr(default_factory=list)
+    _notes: list[tuple[int, Source]] = PrivateAttr(default_factory=list)
+
+    normalise_sources = field_validator("sources", mode="before")(_ids)
 
     @property
-    def display_date(self):
-        return display_date(self.date, self.precision)
+    def cited(self) -> list[Source]:
+        return self._cited
+
+    @property
+    def notes(self) -> list[tuple[int, Source]]:
+        """(footnote number, source), once a page has numbered them (vendors.selectors.Footnotes)."""
+        return self._notes
 
 
-@dataclass
-class VendorPage:
-    """The vendor's own fields as published."""
+class Verified(Claim):
+    """A claim an editor checks against its sources, stale by the one rule."""
 
-    pk: int
+    verified_on: dt.date | None = Field(description="When an editor last checked it; null when never.")
+    verified_at: dt.datetime | None = Field(None, description="The moment of that check, when known.")
+    _stale: bool = PrivateAttr(True)
+
+    @computed_field(
+        description="Never verified, not within the freshness window, or citing a source "
+        "whose checks found a problem after it was verified."
+    )  # type: ignore[prop-decorator]
+    @property
+    def stale(self) -> bool:
+        return self._stale
+
+    @property
+    def is_stale(self) -> bool:
+        return self._stale
+
+
+class Fact(Verified):
+    attribute: Attribute
+    value: str
+    vendor_stated: bool = Field(description="As stated by the vendor, not measured independently.")
+
+
+class Event(Verified):
+    date: dt.date | None
+    precision: str = Field(description="How much of the date is meant: day, month or year.")
+    text: str
+
+    @computed_field(description="The date as the page shows it, e.g. “Dec 2025”.")  # type: ignore[prop-decorator]
+    @property
+    def display_date(self) -> str:
+        return display_date(self.date, self.precision) if self.date else ""
+
+
+class Score(Verified):
+    axis: Axis
+    value: int
+    reason: str
+
+
+class FAQ(Claim):
+    question: str
+    answer: str
+
+
+def _file_name(value: Any) -> Any:
+    return (value.name or "") if isinstance(value, FieldFile) else value
+
+
+class Vendor(Part):
+    """The vendor's own fields as published. Text an editor writes is Markdown."""
+
+    id: int
     name: str
     slug: str
-    company: str
-    lane: LaneRef
-    logo: str
-    summary: str
-    what_it_is: str
-    best_for: str
-    watch_out: str
-    verdict: str
-    alternative_blurb: str
+    company: str = Field(title="Company")
+    lane: Lane
+    logo: str = Field(description="The logo's path under the media URL; empty when there is none.")
+    summary: str = Field(title="Summary")
+    what_it_is: str = Field(title="What it is")
+    best_for: str = Field(title="Best for", description="The key takeaway “Best for”.")
+    watch_out: str = Field(title="Watch out")
+    verdict: str = Field(title="Verdict")
+    alternative_blurb: str = Field(
+        title="Best for (one line)", description="The one-line “best for” shown beside other vendors."
+    )
 
-    def get_absolute_url(self):
+    logo_name = field_validator("logo", mode="before")(_file_name)
+
+    def get_absolute_url(self) -> str:
         return reverse("vendors:detail", kwargs={"slug": self.slug})
 
+    def described(self) -> list[tuple[str, Any]]:
+        """(label, value) for each field the schema gives a title: what a download lists
+        of the vendor itself, so a new field reaches it by being declared here."""
+        return [
+            (info.title, getattr(self, name))
+            for name, info in type(self).model_fields.items()
+            if info.title and getattr(self, name) not in ("", None)
+        ]
+
     @property
-    def logo_url(self):
+    def logo_url(self) -> str:
         return f"{settings.MEDIA_URL}{self.logo}" if self.logo else ""
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.name
 
 
-@dataclass
-class VendorDocument:
-    vendor: VendorPage
-    facts: list
-    events: list
-    scores: list
-    faqs: list
+class HasAxis(Protocol):
+    pk: int
+
+
+class VendorDocument(Part):
+    """A profile as published (schema 2)."""
+
+    model_config = ConfigDict(frozen=True, from_attributes=True, extra="forbid", populate_by_name=True)
+
+    schema_: Literal[2] = Field(SCHEMA, alias="schema", description="This document's schema version.")
+    vendor: Vendor
+    facts: list[Fact] = Field(description="In the shared order of the at-a-glance labels.")
+    events: list[Event]
+    scores: list[Score] = Field(description="Every score as published, on any axis, in the axes' order.")
+    faqs: list[FAQ]
+    sources: dict[int, Source] = Field(description="Every source cited, by id.")
+
+    @model_validator(mode="after")
+    def _resolve(self) -> VendorDocument:
+        """Each row's cited sources, and whether it is stale today (the one rule)."""
+        for pk, source in self.sources.items():
+            source._pk = pk
+        cutoff = stale_before()
+        for row in self.claims():
+            cited = [self.sources[pk] for pk in row.sources]
+            row._cited = cited
+            if isinstance(row, Verified):
+                row._stale = is_stale(
+                    verified_on=row.verified_on,
+                    verified_at=row.verified_at,
+                    problems=(source.problem_at for source in cited),
+                    cutoff=cutoff,
+                )
+        return self
+
+    def claims(self) -> Iterable[Claim]:
+        yield from self.facts
+        yield from self.events
+        yield from self.scores
+        yield from self.faqs
 
     @property
-    def verification(self):
+    def facts_verified(self) -> PageVerification:
+        """Facts verified: the oldest verified date among the facts (vendors/verification.py)."""
         return page_verification(fact.verified_on for fact in self.facts)
 
-    def scores_on(self, axes):
+    @property
+    def stale_facts(self) -> int:
+        return sum(fact.is_stale for fact in self.facts)
+
+    def scores_on(self, axes: Sequence[HasAxis]) -> list[tuple[Any, Score | None]]:
         """(axis, score or None) for each of ``axes``, in their order: the scores every page,
         the API and the downloads show, whatever axes the version was published with."""
-        by_axis = {score.axis.pk: score for score in self.scores}
+        by_axis = {score.axis.id: score for score in self.scores}
         return [(axis, by_axis.get(axis.pk)) for axis in axes]
 
+    def total_on(self, axes: Sequence[HasAxis]) -> int | None:
+        """The sum of the scores on ``axes`` (the active ones), None when it has none."""
+        return score_total(score.value for _, score in self.scores_on(axes) if score)
 
-def read_sources(document):
-    return {
-        int(pk): SourceRef(
-            pk=int(pk),
-            title=s["title"],
-            publisher=s["publisher"],
-            url=s["url"],
-            accessed_on=_date(s["accessed_on"]),
-            archive_url=s.get("archive_url", ""),
+    def as_json(self) -> dict[str, Any]:
+        """What a version stores."""
+        return self.model_dump(mode="json", by_alias=True, exclude_computed_fields=True)
+
+    @classmethod
+    def parse(cls, data: dict[str, Any]) -> VendorDocument:
+        return cls.model_validate(data)
+
+    @classmethod
+    def build(cls, vendor: Any) -> VendorDocument:
+        """The document of a working copy whose rows are prefetched (vendors.publishing)."""
+        rows = [*vendor.facts.all(), *vendor.events.all(), *vendor.scores.all(), *vendor.faqs.all()]
+        sources = {source.pk: source for row in rows for source in row.sources.all()}
+        return cls.model_validate(
+            {
+                "vendor": vendor,
+                "facts": list(vendor.facts.all()),
+                "events": list(vendor.events.all()),
+                "scores": sorted(vendor.scores.all(), key=lambda s: (s.axis.position, s.axis.name)),
+                "faqs": list(vendor.faqs.all()),
+                "sources": dict(sorted(sources.items())),
+            }
         )
-        for pk, s in document["sources"].items()
-    }
 
 
-def read_document(document):
-    """Objects for a version's document (or a working copy's)."""
-    sources = read_sources(document)
-
-    def claim(row, **extra):
-        return Claim(pk=row["id"], cited=[sources[pk] for pk in row["sources"]], **extra)
-
-    cutoff = stale_before()
-    facts = []
-    for row in document["facts"]:
-        verified = _date(row["verified_on"])
-        facts.append(
-            claim(
-                row,
-                attribute=Named(
-                    row["attribute"]["id"], row["attribute"]["name"], row["attribute"]["position"]
-                ),
-                value=row["value"],
-                vendor_stated=row["vendor_stated"],
-                verified_on=verified,
-                # The same rule as Fact.objects.stale().
-                is_stale=verified is None or verified < cutoff,
-            )
-        )
-    v = document["vendor"]
-    return VendorDocument(
-        vendor=VendorPage(
-            pk=v["id"],
-            name=v["name"],
-            slug=v["slug"],
-            company=v["company"],
-            lane=LaneRef(v["lane"]["id"], v["lane"]["name"], v["lane"]["slug"]),
-            logo=v["logo"],
-            summary=v["summary"],
-            what_it_is=v["what_it_is"],
-            best_for=v["best_for"],
-            watch_out=v["watch_out"],
-            verdict=v["verdict"],
-            alternative_blurb=v["alternative_blurb"],
-        ),
-        facts=facts,
-        events=[
-            claim(
-                row,
-                date=_date(row["date"]),
-                precision=row["precision"],
-                text=row["text"],
-                verified_on=_date(row["verified_on"]),
-            )
-            for row in document["events"]
-        ],
-        scores=[
-            claim(
-                row,
-                axis=Named(row["axis"]["id"], row["axis"]["name"]),
-                value=row["value"],
-                reason=row["reason"],
-                verified_on=_date(row["verified_on"]),
-            )
-            for row in document["scores"]
-        ],
-        faqs=[claim(row, question=row["question"], answer=row["answer"]) for row in document["faqs"]],
-    )
+def document_of(version: Any) -> VendorDocument:
+    """The one way to read a published version: parsed once, kept on the version."""
+    parsed = getattr(version, "_parsed_document", None)
+    if parsed is None:
+        parsed = version._parsed_document = VendorDocument.parse(version.document)
+    return parsed

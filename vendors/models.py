@@ -14,11 +14,13 @@ import reversion
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator, URLValidator
 from django.db import models
-from django.db.models import Exists, F, OuterRef, Prefetch, Q
+from django.db.models import F, Prefetch, Q
 from django.urls import reverse
 from django.utils import timezone
 
 from editorial.models import Editable, PublishedVersion
+
+from .freshness import stale_condition, verified_moment, verified_moment_expression
 
 SCORE_MIN = 1
 SCORE_MAX = 5
@@ -166,12 +168,13 @@ class Source(models.Model):
         editable=False,
         help_text="Why what cites this source needs checking again, e.g. “returned 404”.",
     )
-    problem_on = models.DateField(
-        "problem found on",
+    problem_on = models.DateField("problem found on", null=True, blank=True, editable=False)
+    problem_at = models.DateTimeField(
+        "problem found at",
         null=True,
         blank=True,
         editable=False,
-        help_text="Everything citing this source and verified before this day is stale.",
+        help_text="Everything citing this source and verified before this moment is stale.",
     )
 
     objects = SourceQuerySet.as_manager()
@@ -389,21 +392,18 @@ class VersionScore(models.Model):
         return f"{self.axis_id}: {self.value}"
 
 
-def stale_before(*, days=None, today=None):
-    """The freshness cutoff: a claim last verified before this date is stale.
-
-    ``days`` defaults to settings.FRESHNESS_DAYS and ``today`` to the local date, so a
-    claim verified exactly ``days`` ago is still fresh and one a day older is stale.
-    """
-    days = settings.FRESHNESS_DAYS if days is None else days
-    return (today or timezone.localdate()) - dt.timedelta(days=days)
-
-
 class Verifiable(models.Model):
     """A row an editor checks against its sources: when, and who."""
 
     verified_on = models.DateField(
         null=True, blank=True, help_text="When an editor last checked this against its sources."
+    )
+    verified_at = models.DateTimeField(
+        "verified at",
+        null=True,
+        blank=True,
+        editable=False,
+        help_text="The moment it was verified, compared with when a source's problem was found.",
     )
     verified_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -417,6 +417,16 @@ class Verifiable(models.Model):
     class Meta:
         abstract = True
 
+    def save(self, *args, **kwargs):
+        # The moment follows the day an editor typed: now when it is today, else that day's start.
+        if self.verified_on is None:
+            self.verified_at = None
+        elif self.verified_at is None or self.verified_at.astimezone(dt.UTC).date() != self.verified_on:
+            now = timezone.now()
+            same_day = now.astimezone(dt.UTC).date() == self.verified_on
+            self.verified_at = now if same_day else verified_moment(self.verified_on, None)
+        super().save(*args, **kwargs)
+
 
 class VerifiableQuerySet(models.QuerySet):
     """The one staleness rule, for facts, events and scores alike."""
@@ -425,11 +435,9 @@ class VerifiableQuerySet(models.QuerySet):
         """Rows never verified, last verified before the freshness window (see stale_before),
         or citing a source whose check found a problem after they were last verified
         (it failed twice in a row or moved to another site: see vendors/source_checks.py)."""
-        cutoff = stale_before(days=days, today=today)
-        citations = self.model.sources.through.objects.filter(
-            cited=OuterRef("pk"), source__problem_on__gt=OuterRef("verified_on")
+        return self.annotate(verified_moment=verified_moment_expression()).filter(
+            stale_condition(self.model.sources.through, days=days, today=today)
         )
-        return self.filter(Q(verified_on__isnull=True) | Q(verified_on__lt=cutoff) | Exists(citations))
 
     def with_source_problems(self):
         """Each row's sources that have a problem or whose text changed, as ``checked_sources``."""

@@ -32,8 +32,8 @@ from django.utils import timezone
 
 from infra.cache import cached
 
-from .documents import read_document
-from .models import Axis, Lane, SiteSettings, VendorVersion, VersionScore, score_total, total_max
+from .documents import VendorDocument
+from .models import Axis, Lane, SiteSettings, VendorVersion, VersionScore, total_max
 
 ALTERNATIVES_PER_LANE = 6
 CHANGE_LOG_ON_PROFILE = 5
@@ -84,7 +84,7 @@ class Footnotes:
                 self.sources.append(source)
                 self._numbers[source.pk] = len(self.sources)
             notes.append((self._numbers[source.pk], source))
-        item.notes = notes
+        item._notes = notes  # a document's row keeps its page's numbers privately
         return item
 
 
@@ -128,7 +128,7 @@ class Profile:
     other_lanes: list
     same_lane_count: int = 0
     more_in_lanes: list = field(default_factory=list)
-    stale_count: int = 0  # facts not verified within the last freshness_days
+    stale_count: int = 0  # stale facts (vendors/freshness.py)
     freshness_days: int = 90
     change_log: list = field(default_factory=list)
     change_count: int = 0
@@ -148,13 +148,12 @@ class Profile:
         return any(fact.vendor_stated for row in self.rows for fact in row.facts)
 
 
-def build_profile(document, *, vendor_id, history=(), live_lane_id=None):
+def build_profile(page: VendorDocument, *, vendor_id, history=(), live_lane_id=None):
     """Everything the profile page shows, from a document, footnotes numbered in page order.
 
-    ``document`` is the live version's, or the working copy's for an editor's preview;
+    ``page`` is the live version's document, or the working copy's for an editor's preview;
     ``history`` the live version's change log.
     """
-    page = read_document(document)
     notes = Footnotes()
     rows = []
     for fact in page.facts:
@@ -175,14 +174,14 @@ def build_profile(document, *, vendor_id, history=(), live_lane_id=None):
         rows=rows,
         events=events,
         score_rows=score_rows,
-        total=score_total(row.value for row in score_rows if row.score),
+        total=page.total_on(axes),
         total_max=total_max(len(axes)),
         faqs=faqs,
         sources=notes.sources,
-        verification=page.verification,
+        verification=page.facts_verified,
         same_lane=[],
         other_lanes=[],
-        stale_count=sum(fact.is_stale for fact in page.facts),
+        stale_count=page.stale_facts,
         freshness_days=settings.FRESHNESS_DAYS,
     )
     _add_alternatives(profile, vendor_id=vendor_id, lane_id=page.vendor.lane.pk, live_lane_id=live_lane_id)

@@ -1,14 +1,27 @@
 """Writes on vendor profiles that are not the workflow's own (those live in editorial.services)."""
 
+import functools
+import operator
+
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Max, Q
 from django.utils import timezone
 
 from editorial import services as workflow
 from editorial.revisions import record_revision
 
 from .importing import ImportChanged, ImportFileError, plan_import
-from .models import Event, EventCitation, Fact, FactCitation, Score, ScoreCitation, Source, Vendor
+from .models import (
+    Event,
+    EventCitation,
+    Fact,
+    FactCitation,
+    Score,
+    ScoreCitation,
+    Source,
+    Vendor,
+    VendorVersion,
+)
 
 VERIFIED_COMMENT = "Marked verified today."
 
@@ -27,7 +40,9 @@ def mark_verified(*, user, facts=None, events=None, scores=None, vendors=None, t
     Returns ({model: rows marked}, pks of the vendors touched).
     """
     today = today or timezone.localdate()
-    stamp = {"verified_on": today, "verified_by": user}
+    now = timezone.now()
+    moment = now if timezone.localdate(now) == today else None  # a day in the past: its start
+    stamp = {"verified_on": today, "verified_at": moment, "verified_by": user}
     counts = {}
     if vendors is not None:
         vendor_pks = list(vendors.values_list("pk", flat=True))
@@ -121,3 +136,18 @@ def add_source(*, title, url, publisher="", accessed_on=None):
     """A new source, as the change page's “Add a new source” dialog enters it. The caller has
     validated the fields (a Source form) and looked for the URL (``Source.objects.with_url``)."""
     return Source.objects.create(title=title, url=url, publisher=publisher, accessed_on=accessed_on)
+
+
+def refresh_pages_citing(*, sources: list[int]) -> list[int]:
+    """After source checks found or cleared a problem: the live (and scheduled) versions citing
+    any of ``sources`` take the sources' new problem moments now, content untouched, as a
+    verification does (editorial.services.refresh_verification). Returns the vendors refreshed."""
+    citing = functools.reduce(operator.or_, (Q(document__sources__has_key=str(pk)) for pk in sources))
+    now = timezone.now()
+    versions = VendorVersion.objects.filter(citing).filter(
+        Q(superseded_at__isnull=True) | Q(superseded_at__gt=now)
+    )
+    vendor_pks = sorted(set(versions.values_list("item_id", flat=True)))
+    for vendor in Vendor.objects.filter(pk__in=vendor_pks):
+        workflow.refresh_verification(obj=vendor, user=None)
+    return vendor_pks

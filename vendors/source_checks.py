@@ -33,6 +33,7 @@ from django.utils import timezone
 from publicsuffixlist import PublicSuffixList
 
 from .models import Source
+from .services import refresh_pages_citing
 
 MAX_REDIRECTS = 5
 MAX_BYTES = 2_000_000
@@ -48,6 +49,7 @@ CHECK_FIELDS = [
     "failures",
     "problem",
     "problem_on",
+    "problem_at",
 ]
 
 _suffixes = PublicSuffixList()  # the bundled list: nothing is fetched
@@ -248,14 +250,14 @@ def apply_result(source, fetched, *, now=None):
         if site_of(fetched.final_url) != site_of(source.url):
             problem = f"moved to {site_of(fetched.final_url)}"
     if not problem:
-        source.problem, source.problem_on = "", None
+        source.problem, source.problem_on, source.problem_at = "", None, None
         return False
     if source.problem_on is None:
-        source.problem, source.problem_on = problem, today
+        source.problem, source.problem_on, source.problem_at = problem, today, now
         return True
     if problem.startswith("moved") != source.problem.startswith("moved"):
         # A different kind of problem (a dead page that now moves, or the reverse) is news.
-        source.problem, source.problem_on = problem, today
+        source.problem, source.problem_on, source.problem_at = problem, today, now
         return True
     return False
 
@@ -268,13 +270,19 @@ def check_sources(*, sources, dry_run=False, concurrency=None, timeout=None, now
     sources = list(sources)
     found = fetch_all((s.url for s in sources), concurrency=concurrency, timeout=timeout)
     now = now or timezone.now()
-    outcomes = []
+    outcomes, moved = [], []
     for source in sources:
         fetched = found[source.url]
+        before = source.problem_at
         new_problem = apply_result(source, fetched, now=now)
         if not dry_run:
             source.save(update_fields=CHECK_FIELDS)
+            if source.problem_at != before:
+                moved.append(source.pk)
         outcomes.append(Outcome(source=source, fetched=fetched, new_problem=new_problem))
+    if moved:
+        # What visitors read follows at once, without a publish, as a verification does.
+        refresh_pages_citing(sources=moved)
     return outcomes
 
 

@@ -8,6 +8,7 @@ from editorial.views import PublishedPageMixin
 
 from . import selectors
 from .citation import Citation, citation_response
+from .documents import VendorDocument, document_of
 from .filters import VendorFilter
 from .models import Lane, Vendor, total_max
 from .weights import WEIGHT_MAX, WEIGHT_MIN, field_name, read_weights
@@ -24,9 +25,9 @@ class VendorDetailView(PublishedPageMixin, TemplateView):
         version = selectors.live_version(slug=self.kwargs["slug"])
         version, working = self.get_page(live_version=version, slug=self.kwargs["slug"])
         if working is not None:
-            document, vendor_id = publication_for(Vendor).document(working), working.pk
+            document, vendor_id = VendorDocument.parse(publication_for(Vendor).document(working)), working.pk
         else:
-            document, vendor_id = version.document, version.item_id
+            document, vendor_id = document_of(version), version.item_id
         live = version if version is not None and version.item_id == vendor_id else None
         profile = selectors.build_profile(
             document,
@@ -62,7 +63,10 @@ class VendorVersionView(TemplateView):
             raise Http404("No such published version.")
         current = selectors.live_vendors().filter(item_id=version.item_id).defer("document").first()
         profile = selectors.build_profile(
-            version.document, vendor_id=version.item_id, history=version.history, live_lane_id=current.lane_id
+            document_of(version),
+            vendor_id=version.item_id,
+            history=version.history,
+            live_lane_id=current.lane_id,
         )
         context.update(
             vendor=profile.vendor,

@@ -62,7 +62,7 @@ class TestVendorList:
         tpu = body["results"][0]
         assert tpu["total"] == 9 and tpu["total_max"] == 10
         assert tpu["scores"] == [{"axis": "performance", "value": 5}, {"axis": "software", "value": 4}]
-        assert tpu["lane"] == {"slug": "hyperscaler", "name": "hyperscaler custom silicon"}
+        assert (tpu["lane"]["slug"], tpu["lane"]["name"]) == ("hyperscaler", "hyperscaler custom silicon")
         assert tpu["url"] == "http://testserver/vendors/google-tpu/"
         assert tpu["api_url"] == "http://testserver/api/v1/vendors/google-tpu/"
 
@@ -159,7 +159,7 @@ class TestOnlyLiveVersions:
         vendor.name = "Renamed chip"
         vendor.save()
         detail = client.get("/api/v1/vendors/chip/").json()
-        assert detail["summary"] == "Published summary."
+        assert detail["vendor"]["summary"] == "Published summary."
         assert [row["value"] for row in detail["facts"]] == ["96 GB HBM3"]
         assert client.get("/api/v1/vendors/?q=Renamed").json()["count"] == 0
         assert len(client.get("/api/v1/vendors/chip/versions/").json()["results"]) == 2
@@ -169,7 +169,7 @@ class TestOnlyLiveVersions:
         vendor.summary = "Unpublished summary."
         vendor.save()
         make_vendor(name="Draft chip", slug="draft-chip", published=False)
-        assert admin_client.get("/api/v1/vendors/chip/").json()["summary"] == "Published summary."
+        assert admin_client.get("/api/v1/vendors/chip/").json()["vendor"]["summary"] == "Published summary."
         assert admin_client.get("/api/v1/vendors/draft-chip/").status_code == 404
 
     def test_draft_comparisons_are_absent_and_columns_show_live_vendors_only(self, client, world):
@@ -210,20 +210,23 @@ class TestVendorDetail:
         publish(vendor)
 
         body = client.get("/api/v1/vendors/aws-trainium/").json()
-        assert body["summary"] == "Amazon's chip."
+        assert body["schema"] == 2 and body["vendor"]["summary"] == "Amazon's chip."
+
+        def cited(row):
+            return [body["sources"][str(pk)] for pk in row["sources"]]
+
         (fact,) = body["facts"]
-        assert fact["attribute"] == "Memory" and fact["value"] == "144 GB HBM3e"
+        assert fact["attribute"]["name"] == "Memory" and fact["value"] == "144 GB HBM3e"
         assert fact["vendor_stated"] is True and fact["verified_on"] == "2026-10-31"
-        assert [s["url"] for s in fact["sources"]] == [
-            "https://aws.example/trn3",
-            "https://news.example/trn3",
-        ]
-        assert fact["sources"][0] == {
+        assert fact["stale"] is (dt.date(2026, 10, 31) < timezone.localdate() - dt.timedelta(days=90))
+        assert [s["url"] for s in cited(fact)] == ["https://aws.example/trn3", "https://news.example/trn3"]
+        assert cited(fact)[0] == {
             "title": "Trn3 architecture",
             "publisher": "AWS",
             "url": "https://aws.example/trn3",
             "accessed_on": "2026-11-01",
             "archive_url": "https://web.archive.org/web/2026/https://aws.example/trn3",
+            "problem_at": None,
         }
         (event,) = body["events"]
         assert (event["date"], event["display_date"], event["text"]) == (
@@ -231,12 +234,12 @@ class TestVendorDetail:
             "Dec 2025",
             "Trainium3 GA.",
         )
-        assert [s["title"] for s in event["sources"]] == ["Trainium3 launch"]
+        assert [s["title"] for s in cited(event)] == ["Trainium3 launch"]
         (score,) = body["scores"]
-        assert (score["axis"], score["value"], score["reason"]) == ("performance", 4, "Fast enough.")
-        assert (body["total"], body["total_max"]) == (4, 5)
+        assert (score["axis"]["slug"], score["value"], score["reason"]) == ("performance", 4, "Fast enough.")
+        assert (body["total"], body["total_max"], body["active_axes"]) == (4, 5, ["performance"])
         (faq,) = body["faqs"]
-        assert faq["question"] == "Is it AWS-only?" and faq["sources"][0]["title"] == "Trn3 architecture"
+        assert faq["question"] == "Is it AWS-only?" and cited(faq)[0]["title"] == "Trn3 architecture"
         assert body["verification"] == {"verified_on": "2026-10-31", "unverified_facts": 0, "facts": 1}
         assert body["version"]["number"] == 2
         assert body["version"]["url"] == "http://testserver/vendors/aws-trainium/v/2/"
@@ -279,12 +282,15 @@ def test_a_comparison_names_its_criteria_cells_and_sources(client, world):
     f.make_assessment(criterion=criterion, vendor=b, value="Dear", mark=2)
     publish(comparison)
     body = client.get("/api/v1/comparisons/a-vs-b/").json()
-    (price,) = body["criteria"]
+    (criterion,) = body["criteria"]
+    assert criterion["name"] == "Price" and len(criterion["assessments"]) == 2
+    (price,) = body["table"]
     assert price["name"] == "Price" and price["based_on"] == "assessment"
     cells = {cell["vendor"]: cell for cell in price["cells"]}
     assert cells["a-chip"]["leader"] is True and cells["b-chip"]["leader"] is False
     assert cells["a-chip"]["values"][0]["value"] == "Cheap"
-    assert cells["a-chip"]["values"][0]["sources"][0]["title"] == "Price list"
+    (pk,) = cells["a-chip"]["values"][0]["sources"]
+    assert body["sources"][str(pk)]["title"] == "Price list"
 
 
 class TestHttp:

@@ -55,10 +55,27 @@ def test_a_profile_csv_opens_as_a_table_with_each_source_beside_its_value(client
     assert response["Content-Disposition"] == 'attachment; filename="chipsite-vendor-aws-trainium.csv"'
     assert response.content.startswith(BOM.encode())  # so Excel reads UTF-8, not its code page
     rows = spreadsheet_rows(response)
-    assert list(rows[0])[:7] == ["vendor", "kind", "label", "value", "reason", "vendor_stated", "verified_on"]
-    fact, event, score, faq = rows
+    assert list(rows[0])[:8] == [
+        "vendor",
+        "kind",
+        "label",
+        "value",
+        "reason",
+        "vendor_stated",
+        "verified_on",
+        "stale",
+    ]
+    # The vendor's own fields first, as the schema names them, then each value.
+    company, summary, fact, event, score, faq = rows
+    assert [(row["kind"], row["label"]) for row in (company, summary)] == [
+        ("field", "Company"),
+        ("field", "Summary"),
+    ]
+    assert summary["value"] == trainium.summary
     assert fact["value"] == "144 GB HBM3e × 4.9 TB/s"
     assert (fact["label"], fact["vendor_stated"], fact["verified_on"]) == ("Memory", "true", "2026-10-31")
+    # Verified on 31 Oct, within the 90 days; the event never was; an answer is not verified.
+    assert (fact["stale"], event["stale"], faq["stale"]) == ("false", "true", "")
     assert (fact["source_1_title"], fact["source_1_url"]) == (
         "Trainium3 datasheet – AWS",
         "https://aws.example/trn3",
@@ -79,14 +96,14 @@ def test_a_profile_json_holds_the_same_values_with_their_sources_and_the_licence
     data = json.loads(client.get("/data/vendors/aws-trainium.json").content)
     assert data["licence"]["id"] == "CC-BY-4.0" and data["licence"]["attribution"] == "chipsite"
     assert data["vendor"]["name"] == "AWS Trainium" and data["version"]["number"] == 2
-    fact = data["values"][0]
+    fact = data["values"][2]
     assert fact["vendor_stated"] is True and fact["verified_on"] == "2026-10-31"
     assert [s["url"] for s in fact["sources"]] == ["https://aws.example/trn3", "https://aws.example/blog"]
     assert [s["archive_url"] for s in fact["sources"]] == [
         "https://web.archive.org/web/2026/https://aws.example/trn3",
         "",
     ]
-    assert [v["kind"] for v in data["values"]] == ["fact", "event", "score", "faq"]
+    assert [v["kind"] for v in data["values"]] == ["field", "field", "fact", "event", "score", "faq"]
 
 
 FORMULAS = ['=HYPERLINK("http://evil")', "+1+2", "-3+4", "@SUM(A1)", "\t=1+1", "\r=1+1"]
@@ -98,12 +115,14 @@ def test_cells_a_spreadsheet_would_run_as_a_formula_are_written_as_text(client):
     for value in FORMULAS:
         f.make_fact(vendor=vendor, attribute=attribute, value=value)
     f.publish(vendor)
-    rows = spreadsheet_rows(client.get("/data/vendors/formula-chip.csv"))
+    rows = [
+        row for row in spreadsheet_rows(client.get("/data/vendors/formula-chip.csv")) if row["kind"] == "fact"
+    ]
     assert [row["value"] for row in rows] == ["'" + value for value in FORMULAS]
     assert {row["label"] for row in rows} == {"'=cmd|' /C calc'!A0"}
     # The JSON is data, not a spreadsheet: it keeps every value as the editor wrote it.
     data = json.loads(client.get("/data/vendors/formula-chip.json").content)
-    assert [v["value"] for v in data["values"]] == FORMULAS
+    assert [v["value"] for v in data["values"] if v["kind"] == "fact"] == FORMULAS
 
 
 @pytest.mark.parametrize(
@@ -120,7 +139,9 @@ def test_a_formula_in_a_source_title_is_written_as_text(client):
     f.make_fact(vendor=vendor, value="96 GB", sources=[source])
     f.publish(vendor)
 
-    (row,) = spreadsheet_rows(client.get("/data/vendors/cited-chip.csv"))
+    (row,) = [
+        row for row in spreadsheet_rows(client.get("/data/vendors/cited-chip.csv")) if row["kind"] == "fact"
+    ]
     titles = [cell for name, cell in row.items() if "title" in name and cell]
     assert titles == ['\' =HYPERLINK("http://evil","click")']
 

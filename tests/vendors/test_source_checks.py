@@ -12,7 +12,7 @@ from django.core.management import CommandError, call_command
 from django.utils import timezone
 
 from tests import factories as f
-from vendors import source_checks
+from vendors import services, source_checks
 from vendors.models import Event, Fact, Score, Source, short_day
 from vendors.source_checks import MAX_REDIRECTS, check_sources
 
@@ -176,7 +176,7 @@ class TestFailures:
         check(source, now=timezone.now() - dt.timedelta(days=1))
         assert fact in Fact.objects.stale()
 
-        Fact.objects.filter(pk=fact.pk).update(verified_on=today)
+        services.mark_verified(user=None, facts=Fact.objects.filter(pk=fact.pk))
         check(source)  # still gone today: the problem keeps its first day
 
         assert source.problem_on == today - dt.timedelta(days=1)

@@ -18,6 +18,7 @@ from django.utils.text import Truncator
 
 from editorial.admin_input import ValidatesInitial
 
+from ..freshness import verified_moment
 from ..models import Event, Fact, Score, StaleEvent, StaleFact, StaleScore
 from ..services import mark_verified
 
@@ -155,8 +156,9 @@ class StaleQueueAdmin(ValidatesInitial, admin.ModelAdmin):
         """What the checks of the row's sources found, in words (its age is the column before):
         a problem found after the row was verified, which is why it is here, or a changed page."""
         reasons = []
+        verified = verified_moment(obj.verified_on, obj.verified_at)
         for source in obj.checked_sources:
-            if source.problem_on and (obj.verified_on is None or source.problem_on > obj.verified_on):
+            if source.problem_at and (verified is None or source.problem_at > verified):
                 reasons.append(source.problem_text)
             elif source.text_changed_text:
                 reasons.append(source.text_changed_text)
