@@ -1,0 +1,44 @@
+"""Site-wide text editors change without a deploy."""
+
+from django.db import models
+from django.db.models import Q
+
+
+class SiteSettings(models.Model):
+    """Site-wide text editors change without a deploy: one row, edited in the admin."""
+
+    rankings_intro = models.TextField(
+        blank=True, help_text="Markdown. The paragraph above the rankings table on the home page."
+    )
+    callout_text = models.TextField(
+        "explainer callout",
+        blank=True,
+        help_text="Markdown. The short promoted link on every profile, e.g. “New to custom AI silicon? ...”.",
+    )
+    cta_heading = models.CharField(
+        "call to action heading", max_length=200, blank=True, help_text="Shown at the foot of profiles."
+    )
+    cta_text = models.CharField("call to action text", max_length=300, blank=True)
+    cta_link_label = models.CharField(
+        "call to action button",
+        max_length=100,
+        default="See the rankings",
+        help_text="Links to the rankings.",
+    )
+
+    class Meta:
+        verbose_name = "site settings"
+        verbose_name_plural = "site settings"
+        constraints = [models.CheckConstraint(condition=Q(pk=1), name="site_settings_single_row")]
+
+    def __str__(self):
+        return "Site settings"
+
+    def save(self, *args, **kwargs):
+        self.pk = 1
+        super().save(*args, **kwargs)
+
+    @classmethod
+    def load(cls):
+        """The saved row, or the defaults while nobody has saved one: reading never writes."""
+        return cls.objects.filter(pk=1).first() or cls(pk=1)
