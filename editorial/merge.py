@@ -26,9 +26,15 @@ File uploads are not merged: an upload is always yours, no upload keeps what is 
 """
 
 import contextlib
+from collections.abc import Iterable
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 
 from django import forms
+from django.db.models import Model
+from django.forms import BaseFormSet
+from django.http import QueryDict
+from django.utils.datastructures import MultiValueDict
 from django.utils.text import capfirst
 from reversion.models import Version
 
@@ -83,6 +89,46 @@ class Merge:
         return {c.name: c.text(self.by) for c in self.conflicts if c.prefix == prefix and c.index == index}
 
 
+@dataclass(frozen=True)
+class Submission:
+    """A change form posted for one item, checked under the row lock against what is saved now."""
+
+    label: str  # the item's model, "vendors.vendor"
+    pk: str
+    merge: Merge | None = None  # None when nobody saved since the form was opened
+
+    def is_for(self, obj) -> bool:
+        return (
+            obj is not None
+            and obj.pk is not None
+            and (self.label, self.pk) == (_label(type(obj)), str(obj.pk))
+        )
+
+
+_submission: ContextVar[Submission | None] = ContextVar("editorial_submission", default=None)
+
+
+@contextlib.contextmanager
+def saving(submission: Submission | None):
+    """While the admin saves ``submission`` (as django-reversion's ``create_revision()`` scopes a
+    revision): the item's EditorialForm and its inlines bind the merged data instead of the
+    request's, the form does not check the revision again, and the page shows the conflicts.
+
+    Django's admin builds the item's form from ``request.POST`` with no hook for other data;
+    this hands it the merged data without touching the request."""
+    token = _submission.set(submission)
+    try:
+        yield submission
+    finally:
+        _submission.reset(token)
+
+
+def submission_for(obj) -> Submission | None:
+    """The submission being saved for ``obj``, if the admin is saving one."""
+    submission = _submission.get()
+    return submission if submission is not None and submission.is_for(obj) else None
+
+
 def _and(labels):
     labels = list(dict.fromkeys(labels))
     if len(labels) <= 1:
@@ -90,17 +136,31 @@ def _and(labels):
     return f"{', '.join(labels[:-1])} and {labels[-1]}"
 
 
-def merge_submission(*, model_admin, request, obj, opened, current):
-    """Rebase ``request.POST``, opened at revision ``opened``, onto ``obj`` as saved at ``current``."""
+def merge_submission(
+    *,
+    obj: Model,
+    opened: int,
+    current: int,
+    submitted: QueryDict,
+    files: MultiValueDict,
+    form_class: type[forms.ModelForm],
+    inline_formsets: Iterable[tuple[str, BaseFormSet]],
+) -> Merge:
+    """Rebase ``submitted``, a change form opened at revision ``opened``, onto ``obj`` as saved at
+    ``current`` (read under the row lock).
+
+    ``form_class`` is the item's form, ``inline_formsets`` each inline's prefix and unbound
+    formset showing its rows as saved now. ``submitted`` is left as it is: the merged data is
+    a new QueryDict, which carries ``current`` as the revision it was opened at.
+    """
     newer = version_chain(obj, after=opened)
     users = list(dict.fromkeys(str(v.revision.user) if v.revision.user else "someone" for v in newer))
     who = _and(users) or "someone"
     at = clock(newer[-1].revision.date_created) if newer else ""
-    merge = Merge(data=request.POST.copy(), by=f"{who} at {at}" if at else who, who=who, at=at or "just now")
+    merge = Merge(data=submitted.copy(), by=f"{who} at {at}" if at else who, who=who, at=at or "just now")
     base = snapshot(opened) if _is_version_of(obj, opened) else None
-    rebase = _Rebase(merge, base, request.FILES)
+    rebase = _Rebase(merge, base, files)
 
-    form_class = model_admin.get_form(request, obj, change=True)
     label = _label(type(obj))
     base_root = base.get(label, {}).get(str(obj.pk)) if base is not None else None
     theirs_form = form_class(instance=obj)
@@ -121,14 +181,9 @@ def merge_submission(*, model_admin, request, obj, opened, current):
         if outcome in ("theirs", "both"):
             merge.theirs.append(where)
 
-    for formset_class, inline in model_admin.get_formsets_with_inlines(request, obj):
-        prefix = formset_class.get_default_prefix()
-        if f"{prefix}-TOTAL_FORMS" not in merge.data:
-            continue
-        kwargs = model_admin.get_formset_kwargs(request, obj, inline, prefix)
-        for key in ("data", "files", "save_as_new"):
-            kwargs.pop(key, None)
-        rebase.inline(formset_class(**kwargs), prefix)
+    for prefix, theirs_formset in inline_formsets:
+        if f"{prefix}-TOTAL_FORMS" in merge.data:
+            rebase.inline(theirs_formset, prefix)
 
     merge.data["opened_revision"] = str(current)
     return merge
@@ -195,14 +250,13 @@ class _Rebase:
         return text if len(text) <= SHOWN else text[: SHOWN - 1] + "…"
 
     def form_at_base(self, form_class, model, fields, pk):
-        """An unbound ``form_class`` showing the row as it was in the base revision."""
-        concrete = {f.attname for f in model._meta.concrete_fields}
+        """An unbound ``form_class`` showing the row as it was in the base revision.
+
+        Its instance is an unsaved copy of the row, so the form reads nothing from the
+        database: its many-to-many values come from the revision below.
+        """
+        concrete = {f.attname for f in model._meta.concrete_fields} - {model._meta.pk.attname}
         instance = model(**{k: v for k, v in fields.items() if k in concrete})
-        instance._state.adding = False
-        # Its many-to-many values come from the revision below, not from the database.
-        instance._prefetched_objects_cache = {
-            m2m.name: m2m.related_model._default_manager.none() for m2m in model._meta.many_to_many
-        }
         initial = {}
         for m2m in model._meta.many_to_many:
             if m2m.name in form_class.base_fields:  # citations are rows of their own in a revision

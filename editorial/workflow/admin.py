@@ -1,5 +1,7 @@
 """EditorialAdmin: the working copy's change page, with its permissions, the edit guard and the merge."""
 
+from dataclasses import replace
+
 from django.contrib import messages
 from django.contrib.admin.utils import unquote
 from django.db import transaction
@@ -11,10 +13,10 @@ from infra.cache import content_changed
 from .. import services
 from ..admin_input import ValidatesInitial
 from ..diff import describe_changes
-from ..merge import merge_submission
+from ..merge import Submission, merge_submission, saving, submission_for
 from ..presence import clock, note_open
 from ..revisions import latest_version_id, latest_version_id_of
-from .forms import EditorialForm, PublishForm, ScheduleForm
+from .forms import PublishForm, ScheduleForm
 from .history import RevisionHistory
 from .listing import StateListing
 from .steps import WorkflowSteps
@@ -55,32 +57,48 @@ class EditorialAdmin(RevisionHistory, WorkflowSteps, StateListing, ValidatesInit
             # Hold the row for the whole save: a second save waits, then sees this one's revision.
             with transaction.atomic():
                 list(self.model.objects.select_for_update().filter(pk=unquote(object_id)).values_list("pk"))
-                self._merge_with_saves_since_opening(request, object_id)
-                response = super().changeform_view(request, object_id, form_url, extra_context)
+                with saving(self._check_submission(request, unquote(object_id))):
+                    response = super().changeform_view(request, object_id, form_url, extra_context)
         else:
             response = super().changeform_view(request, object_id, form_url, extra_context)
         if object_id and response.status_code == 200:
             self._say_who_else_has_it_open(request, object_id)
         return response
 
-    def _merge_with_saves_since_opening(self, request, object_id):
-        """Rebase the submitted form onto saves made since it was opened (editorial/merge.py)."""
-        if "opened_revision" not in request.POST:
-            return
+    def _check_submission(self, request, pk):
+        """Compare the revision the form was opened at with the one saved now (the row is held);
+        when someone saved since, merge the submission with theirs (editorial/merge.py).
+        None when the form does not say which revision it was opened at: the form refuses it."""
         try:
             opened = int(request.POST["opened_revision"] or 0)
-        except ValueError:
-            return
-        current = latest_version_id_of(self.model, unquote(object_id))
-        request.editorial_guarded = True  # the form need not ask again: nobody saves while we hold the row
+        except (KeyError, ValueError):
+            return None
+        submission = Submission(label=self.opts.label_lower, pk=str(pk))
+        current = latest_version_id_of(self.model, pk)
         if opened == current:
-            return
-        obj = self.get_object(request, unquote(object_id))
+            return submission
+        obj = self.get_object(request, pk)
         if obj is None or not self.has_change_permission(request, obj):
-            return
-        merge = merge_submission(model_admin=self, request=request, obj=obj, opened=opened, current=current)
-        request.POST = merge.data
-        request.editorial_merge = merge
+            return submission  # the admin answers with its own redirect or 403
+        merge = merge_submission(
+            obj=obj,
+            opened=opened,
+            current=current,
+            submitted=request.POST,
+            files=request.FILES,
+            form_class=self.get_form(request, obj, change=True),
+            inline_formsets=self._formsets_as_saved(request, obj),
+        )
+        return replace(submission, merge=merge)
+
+    def _formsets_as_saved(self, request, obj):
+        """(prefix, unbound formset) for each inline: its rows as saved now."""
+        for formset_class, inline in self.get_formsets_with_inlines(request, obj):
+            prefix = formset_class.get_default_prefix()
+            kwargs = self.get_formset_kwargs(request, obj, inline, prefix)
+            for key in ("data", "files", "save_as_new"):
+                kwargs.pop(key, None)
+            yield prefix, formset_class(**kwargs)
 
     def _say_who_else_has_it_open(self, request, object_id):
         others = note_open(model=self.model, object_id=unquote(object_id), user=request.user)
@@ -90,18 +108,22 @@ class EditorialAdmin(RevisionHistory, WorkflowSteps, StateListing, ValidatesInit
                 # Not led by the name: the admin capitalises a message's first letter.
                 messages.info(request, f"Also here: {name} has this {noun} open since {clock(since)}.")
 
-    def get_form(self, request, obj=None, change=False, **kwargs):
-        form = super().get_form(request, obj, change, **kwargs)
-        if not getattr(request, "editorial_guarded", False) or not issubclass(form, EditorialForm):
-            return form
-        return type(
-            form.__name__, (form,), {"merge": getattr(request, "editorial_merge", None), "guarded": True}
-        )
+    def get_formset_kwargs(self, request, obj, inline, prefix):
+        kwargs = super().get_formset_kwargs(request, obj, inline, prefix)
+        submission = submission_for(obj)
+        if "data" in kwargs and submission is not None and submission.merge is not None:
+            kwargs["data"] = submission.merge.data.copy()  # the inline's rows merged with theirs
+        return kwargs
 
-    def get_formsets_with_inlines(self, request, obj=None):
-        merge = getattr(request, "editorial_merge", None)
-        for formset, inline in super().get_formsets_with_inlines(request, obj):
-            yield (_marks_conflicts(formset, merge) if merge and merge.conflicts else formset), inline
+    def get_inline_formsets(self, request, formsets, inline_instances, obj=None):
+        """Show each conflict on an inline row beside its field (or on the row), both values."""
+        submission = submission_for(obj)
+        if submission is not None and submission.merge is not None and submission.merge.conflicts:
+            for formset in formsets:
+                for index, form in enumerate(formset.forms):
+                    for name, text in submission.merge.errors_for(formset.prefix, index).items():
+                        form.add_error(name if name in form.fields else None, text)
+        return super().get_inline_formsets(request, formsets, inline_instances, obj)
 
     def render_change_form(self, request, context, add=False, change=False, form_url="", obj=None):
         if obj is not None and obj.pk:
@@ -138,8 +160,8 @@ class EditorialAdmin(RevisionHistory, WorkflowSteps, StateListing, ValidatesInit
 
     def response_change(self, request, obj):
         response = super().response_change(request, obj)
-        if (merge := getattr(request, "editorial_merge", None)) is not None:
-            messages.success(request, merge.message())
+        if (submission := submission_for(obj)) is not None and submission.merge is not None:
+            messages.success(request, submission.merge.message())
         if services.live_version(obj) is not None and obj.has_unpublished_changes:
             messages.info(
                 request,
@@ -166,20 +188,6 @@ class EditorialAdmin(RevisionHistory, WorkflowSteps, StateListing, ValidatesInit
 
         if is_active():
             set_comment((request.POST.get("revision_comment") or "").strip()[:200])
-
-
-def _marks_conflicts(formset_class, merge):
-    """The inline's formset with each conflicting row's fields showing both values."""
-
-    class MarksConflicts(formset_class):
-        def clean(self):
-            super().clean()
-            for index, form in enumerate(self.forms):
-                for name, text in merge.errors_for(self.prefix, index).items():
-                    form.add_error(name if name in form.fields else None, text)
-
-    MarksConflicts.__name__ = formset_class.__name__
-    return MarksConflicts
 
 
 def _exists(version_id):

@@ -6,6 +6,7 @@ from django.utils import timezone
 
 from .. import services
 from ..diff import describe_changes, version_chain
+from ..merge import submission_for
 from ..revisions import latest_version_id
 
 SAVE_FIELDSET = ["revision_comment", "opened_revision", "created_at", "updated_at"]
@@ -23,8 +24,15 @@ class EditorialForm(forms.ModelForm):
         help_text="Optional. Shown in the history next to this revision (editors only).",
     )
 
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
+    def __init__(self, data=None, files=None, *args, **kwargs):
+        # While EditorialAdmin saves this item, it has checked the revision under the row lock
+        # and, when someone saved since the form was opened, merged the submission with theirs
+        # (editorial/merge.py): the form binds the merged data, not the request's.
+        self.submission = submission_for(kwargs.get("instance")) if data is not None else None
+        self.merge = self.submission.merge if self.submission is not None else None
+        if self.merge is not None:
+            data = self.merge.data
+        super().__init__(data, files, *args, **kwargs)
         self.fields["opened_revision"].initial = latest_version_id(self.instance)
 
     @property
@@ -32,24 +40,20 @@ class EditorialForm(forms.ModelForm):
         # The comment and the guard are about the save, not the item: keep them out of its log.
         return [name for name in super().changed_data if name not in GUARD_FIELDS]
 
-    merge = None  # what EditorialAdmin found rebasing this submission (editorial/merge.py)
-    guarded = False  # EditorialAdmin compared the revisions under the row lock already
-
     def clean(self):
         cleaned = super().clean()
-        if self.merge is not None:
-            if self.merge.conflicts:
-                for name, text in self.merge.errors_for(None, None).items():
-                    if name in self.fields:
-                        self.add_error(name, text)
-                raise ValidationError(self.merge.conflict_message(), code="edit_conflict")
-            return cleaned
-        if not self.guarded:
+        if self.merge is not None and self.merge.conflicts:
+            for name, text in self.merge.errors_for(None, None).items():
+                if name in self.fields:
+                    self.add_error(name, text)
+            raise ValidationError(self.merge.conflict_message(), code="edit_conflict")
+        if self.submission is None:
             self._check_nobody_saved_since_opening(cleaned)
         return cleaned
 
     def _check_nobody_saved_since_opening(self, cleaned):
-        """A read-only check; EditorialAdmin.changeform_view holds the row lock around it."""
+        """A read-only check of a submission EditorialAdmin did not check under the row lock:
+        one without the revision it was opened at is refused when the item has one."""
         if self.instance.pk is None:
             return
         opened = cleaned.get("opened_revision") or 0

@@ -331,3 +331,54 @@ def test_a_comparisons_rows_merge_row_by_row(admin_client):
     memory.refresh_from_db()
     assert memory.name == "Memory per chip"
     assert sorted(memory.assessments.values_list("value", flat=True)) == ["144 GB", "192 GB"]
+
+
+# --- the merge works on data ------------------------------------------------------------------
+
+
+def test_the_merge_takes_data_and_returns_merged_data_and_conflicts(profile, alice):
+    """No request and no admin: the revision the form was opened at, what is saved now and
+    what was submitted go in; the merged data and the conflicts come out."""
+    from urllib.parse import urlencode
+
+    from django.http import QueryDict
+    from django.utils.datastructures import MultiValueDict
+
+    from editorial.merge import merge_submission
+    from vendors.admin.profile import VendorAdminForm
+
+    opened = latest_version_id(profile)
+    posted = f.vendor_admin_post(profile, summary="Bob's summary.", verdict="Bob's verdict.")
+    submitted = QueryDict(urlencode(posted, doseq=True))  # as the browser sends it
+    f.admin_post_vendor_page(alice, profile, verdict="Alice's verdict.")
+    saved = Vendor.objects.get(pk=profile.pk)
+
+    merge = merge_submission(
+        obj=saved,
+        opened=opened,
+        current=latest_version_id(saved),
+        submitted=submitted,
+        files=MultiValueDict(),
+        form_class=VendorAdminForm,
+        inline_formsets=[],
+    )
+
+    assert merge.data["summary"] == "Bob's summary."  # only Bob changed it
+    assert [(c.where, c.theirs, c.yours) for c in merge.conflicts] == [
+        ("Verdict", "Alice's verdict.", "Bob's verdict.")
+    ]
+    assert merge.data["opened_revision"] == str(latest_version_id(saved))
+    assert submitted["opened_revision"] == str(opened)  # what was submitted is left as it was
+
+
+def test_a_merged_save_leaves_the_request_as_the_browser_sent_it(profile, alice, bob):
+    alices, bobs = open_page(alice, profile), open_page(bob, profile)
+    assert alice.post(change_url(profile), alices | {"facts-0-value": "144 GB HBM3e"}).status_code == 302
+
+    response = bob.post(change_url(profile), bobs | {"facts-1-value": "Savings plans"})
+
+    assert response.status_code == 302
+    assert value_of(profile, "Memory") == "144 GB HBM3e"  # Alice's, merged in
+    posted = response.wsgi_request.POST
+    assert posted["facts-0-value"] == "96 GB HBM3"  # Bob's page as he opened it
+    assert posted["opened_revision"] == str(bobs["opened_revision"])
