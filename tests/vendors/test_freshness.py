@@ -48,15 +48,19 @@ CASES = {
 def test_the_queue_and_the_published_document_read_staleness_the_same(
     verified_on, verified_at, problem_at, stale
 ):
-    fact, version = _fact_with_problem(verified_on=verified_on, verified_at=verified_at, problem_at=problem_at)
+    fact, version = _fact_with_problem(
+        verified_on=verified_on, verified_at=verified_at, problem_at=problem_at
+    )
 
     (published,) = document_of(version).facts
     assert (fact in Fact.objects.stale(), published.is_stale) == (stale, stale)
 
 
-def _stale_everywhere(client, *, vendor, fact):
-    """Whether the fact reads stale in the queue, on the profile, in the API and in the CSV."""
+def _stale_everywhere(client, *, vendor, fact, comparison):
+    """Whether the fact reads stale in the queue, on the profile, on a comparison, in the API
+    and in the CSV."""
     page = client.get(vendor.get_absolute_url()).content.decode()
+    compared = client.get(comparison.get_absolute_url()).content.decode()
     claim = page[page.index(f'id="fact-{fact.pk}"') :].split("</p>", 1)[0]
     api = client.get(f"/api/v1/vendors/{vendor.slug}/").json()
     text = client.get(f"/data/vendors/{vendor.slug}.csv").content.decode("utf-8-sig")
@@ -64,6 +68,7 @@ def _stale_everywhere(client, *, vendor, fact):
     return {
         "queue": fact in Fact.objects.stale(),
         "profile": "not recently verified" in claim,
+        "comparison": "not recently verified" in compared,
         "api": api["facts"][0]["stale"],
         "csv": row["stale"] == "true",
     }
@@ -88,10 +93,11 @@ def test_a_source_failing_later_the_same_day_makes_the_fact_stale_everywhere_unt
     vendor = f.make_vendor(name="Checked Chip", slug="checked-chip")
     fact = f.make_fact(vendor=vendor, value="96 GB", sources=[source])
     f.publish(vendor)
+    comparison = f.make_comparison(vendors=[vendor, f.make_vendor()])
     services.mark_verified(user=editor, facts=Fact.objects.filter(pk=fact.pk))  # verified this morning
     check(source)
-    assert _stale_everywhere(client, vendor=vendor, fact=fact) == dict.fromkeys(
-        ("queue", "profile", "api", "csv"), False
+    assert _stale_everywhere(client, vendor=vendor, fact=fact, comparison=comparison) == dict.fromkeys(
+        ("queue", "profile", "comparison", "api", "csv"), False
     )
     published = vendor.versions.count()
 
@@ -101,16 +107,16 @@ def test_a_source_failing_later_the_same_day_makes_the_fact_stale_everywhere_unt
 
     assert source.problem_at > Fact.objects.get(pk=fact.pk).verified_at
     assert timezone.localdate(source.problem_at) == Fact.objects.get(pk=fact.pk).verified_on
-    assert _stale_everywhere(client, vendor=vendor, fact=fact) == dict.fromkeys(
-        ("queue", "profile", "api", "csv"), True
+    assert _stale_everywhere(client, vendor=vendor, fact=fact, comparison=comparison) == dict.fromkeys(
+        ("queue", "profile", "comparison", "api", "csv"), True
     )
     live = VendorVersion.objects.live().get(item=vendor)
     assert not live.content_changed and live.number == published + 1  # no publish: a restamp
 
     services.mark_verified(user=editor, facts=Fact.objects.filter(pk=fact.pk))
 
-    assert _stale_everywhere(client, vendor=vendor, fact=fact) == dict.fromkeys(
-        ("queue", "profile", "api", "csv"), False
+    assert _stale_everywhere(client, vendor=vendor, fact=fact, comparison=comparison) == dict.fromkeys(
+        ("queue", "profile", "comparison", "api", "csv"), False
     )
 
 
