@@ -1,8 +1,9 @@
 """Nobody retypes: a save made after someone else's is merged with theirs, field by field.
 
 The change form carries the revision it was opened at (django-reversion; EditorialForm's
-hidden ``opened_revision``). When someone else has saved since, the submitted form is
-rebased before the admin builds its forms, as a three-way merge of
+hidden ``opened_revision``). When someone else has saved since, the submitted data is
+rebased before the admin binds its forms to it (editorial/workflow/saving.py), as a
+three-way merge of
 
 - *base*: the revision the form was opened at (the item and every row it follows),
 - *theirs*: what is saved now (the working copy, read under the row lock), and
@@ -27,7 +28,6 @@ File uploads are not merged: an upload is always yours, no upload keeps what is 
 
 import contextlib
 from collections.abc import Iterable
-from contextvars import ContextVar
 from dataclasses import dataclass, field
 
 from django import forms
@@ -87,46 +87,6 @@ class Merge:
     def errors_for(self, prefix, index):
         """{field name or None: text} for one row of an inline (or, with prefix None, the item)."""
         return {c.name: c.text(self.by) for c in self.conflicts if c.prefix == prefix and c.index == index}
-
-
-@dataclass(frozen=True)
-class Submission:
-    """A change form posted for one item, checked under the row lock against what is saved now."""
-
-    label: str  # the item's model, "vendors.vendor"
-    pk: str
-    merge: Merge | None = None  # None when nobody saved since the form was opened
-
-    def is_for(self, obj) -> bool:
-        return (
-            obj is not None
-            and obj.pk is not None
-            and (self.label, self.pk) == (_label(type(obj)), str(obj.pk))
-        )
-
-
-_submission: ContextVar[Submission | None] = ContextVar("editorial_submission", default=None)
-
-
-@contextlib.contextmanager
-def saving(submission: Submission | None):
-    """While the admin saves ``submission`` (as django-reversion's ``create_revision()`` scopes a
-    revision): the item's EditorialForm and its inlines bind the merged data instead of the
-    request's, the form does not check the revision again, and the page shows the conflicts.
-
-    Django's admin builds the item's form from ``request.POST`` with no hook for other data;
-    this hands it the merged data without touching the request."""
-    token = _submission.set(submission)
-    try:
-        yield submission
-    finally:
-        _submission.reset(token)
-
-
-def submission_for(obj) -> Submission | None:
-    """The submission being saved for ``obj``, if the admin is saving one."""
-    submission = _submission.get()
-    return submission if submission is not None and submission.is_for(obj) else None
 
 
 def _and(labels):

@@ -16,9 +16,9 @@
 - Presence: opening a change page says who else opened it in the last few minutes
   (editorial/presence.py).
 
-admin.py holds EditorialAdmin and its saving; forms.py the working copy's form; steps.py the
-workflow's buttons; history.py revisions, compare and revert; listing.py the state column,
-the state filter and the actions.
+admin.py holds EditorialAdmin and its saving; forms.py the working copy's form; saving.py how
+the admin hands a merged submission to its forms; steps.py the workflow's buttons; history.py
+revisions, compare and revert; listing.py the state column, the state filter and the actions.
 """
 
 from .admin import EditorialAdmin

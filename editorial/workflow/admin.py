@@ -13,12 +13,13 @@ from infra.cache import content_changed
 from .. import services
 from ..admin_input import ValidatesInitial
 from ..diff import describe_changes
-from ..merge import Submission, merge_submission, saving, submission_for
+from ..merge import merge_submission
 from ..presence import clock, note_open
 from ..revisions import latest_version_id, latest_version_id_of
 from .forms import PublishForm, ScheduleForm
 from .history import RevisionHistory
 from .listing import StateListing
+from .saving import Submission, saving, submission_for
 from .steps import WorkflowSteps
 
 

@@ -6,8 +6,8 @@ from django.utils import timezone
 
 from .. import services
 from ..diff import describe_changes, version_chain
-from ..merge import submission_for
 from ..revisions import latest_version_id
+from .saving import submission_for
 
 SAVE_FIELDSET = ["revision_comment", "opened_revision", "created_at", "updated_at"]
 GUARD_FIELDS = {"revision_comment", "opened_revision"}
