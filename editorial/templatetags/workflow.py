@@ -8,6 +8,7 @@ from django import template
 from django.urls import reverse
 
 from editorial.registry import publications
+from editorial.services import State, with_state
 
 register = template.Library()
 SHOWN = 50
@@ -25,7 +26,8 @@ def waiting_for_review(context):
         if not user.has_perm(f"{opts.app_label}.publish_{opts.model_name}"):
             continue
         items = (
-            publication.model.objects.filter(review_requested_at__isnull=False, has_unpublished_changes=True)
+            with_state(publication.model.objects.all())
+            .filter(state=State.REVIEW)  # the one state rule: the list's filter says the same
             .select_related("review_requested_by")
             .order_by("review_requested_at")[:SHOWN]
         )

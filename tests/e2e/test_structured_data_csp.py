@@ -18,7 +18,7 @@ document.addEventListener("securitypolicyviolation", (event) => {
 
 PAGES = {
     "/": "ItemList",
-    "/vendors/aws-trainium/": "Product",
+    "/vendors/aws-trainium/": "WebPage",  # about the Product, reviewed by the site
     "/compare/google-tpu-vs-aws-trainium-vs-nvidia-gpu/": "ItemList",
     "/vendors/": "BreadcrumbList",
     "/lanes/": "BreadcrumbList",

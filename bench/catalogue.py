@@ -1,0 +1,163 @@
+"""The benchmark's synthetic catalogue and the pages measured on it.
+
+Vendors dressed like the reference profile (facts for every attribute with cited sources,
+events, scores, FAQs), published in bulk with the same document builder publishing uses.
+Imported by bench/load.py once Django is set up."""
+
+import datetime as dt
+
+
+def grow(to_size):
+    """Add synthetic vendors until ``to_size`` vendors are live, each fully dressed and published."""
+    from django.db import transaction
+    from django.utils import timezone
+
+    from editorial.registry import publication_for
+    from vendors.models import (
+        FAQ,
+        Attribute,
+        Axis,
+        Event,
+        Fact,
+        FactCitation,
+        Lane,
+        Score,
+        Source,
+        Vendor,
+        VendorVersion,
+        VersionScore,
+    )
+    from vendors.publishing import vendor_documents
+
+    have = VendorVersion.objects.live().count()
+    lanes, axes = list(Lane.objects.all()), list(Axis.objects.filter(is_active=True))
+    attributes = list(Attribute.objects.all())
+    publication = publication_for(Vendor)
+    now = timezone.now() - dt.timedelta(minutes=1)
+    chunk = 500
+    for start in range(have, to_size, chunk):
+        count = min(chunk, to_size - start)
+        with transaction.atomic():
+            vendors = Vendor.objects.bulk_create(
+                Vendor(
+                    name=f"Synthetic chip {n:05}",
+                    slug=f"synthetic-{n:05}",
+                    company=f"Synthetic Company {n}",
+                    lane=lanes[n % len(lanes)],
+                    summary="A synthetic vendor for the benchmark.",
+                    alternative_blurb="Teams that need a benchmark.",
+                    has_unpublished_changes=False,
+                )
+                for n in range(start, start + count)
+            )
+            sources = Source.objects.bulk_create(
+                Source(
+                    title=f"Datasheet of {v.name}", publisher="Example", url=f"https://example.com/{v.slug}"
+                )
+                for v in vendors
+            )
+            facts = Fact.objects.bulk_create(
+                Fact(vendor=v, attribute=a, value=f"{a.name} of {v.name}", verified_on=now.date(), position=i)
+                for v in vendors
+                for i, a in enumerate(attributes)
+            )
+            source_of = {v.pk: s for v, s in zip(vendors, sources, strict=True)}
+            FactCitation.objects.bulk_create(
+                FactCitation(cited=f, source=source_of[f.vendor_id]) for f in facts
+            )
+            Event.objects.bulk_create(
+                Event(
+                    vendor=v, date=dt.date(2026, m, 1), precision="month", text=f"Milestone {m}.", position=m
+                )
+                for v in vendors
+                for m in (3, 6, 9)
+            )
+            Score.objects.bulk_create(
+                Score(vendor=v, axis=a, value=1 + (v.pk + a.pk) % 5) for v in vendors for a in axes
+            )
+            FAQ.objects.bulk_create(
+                FAQ(vendor=v, question=f"Question {q}?", answer="An answer.", position=q)
+                for v in vendors
+                for q in (1, 2, 3)
+            )
+            documents = vendor_documents(Vendor.objects.filter(pk__in=[v.pk for v in vendors]))
+            versions = VendorVersion.objects.bulk_create(
+                VendorVersion(
+                    item_id=pk,
+                    number=1,
+                    published_at=now,
+                    document=document,
+                    history=[
+                        {
+                            "number": 1,
+                            "published_at": now.isoformat(),
+                            "changes": [],
+                            "note": "",
+                            "first": True,
+                            **publication.history_entry(document),
+                        }
+                    ],
+                    **publication.columns(document),
+                )
+                for pk, document in documents.items()
+            )
+            VersionScore.objects.bulk_create(
+                VersionScore(version=version, axis_id=score["axis"]["id"], value=score["value"])
+                for version in versions
+                for score in version.document["scores"]
+            )
+    # Site search indexes versions as the workflow writes them; these were written in bulk.
+    from discovery.search import index_all
+
+    index_all()
+    # Written straight to the tables, not through the workflow: announce it as a publish would,
+    # or every server would keep serving the smaller catalogue's pages.
+    from infra.cache import content_changed
+
+    content_changed()
+    # As autovacuum would soon after on a live site: fresh statistics, and a visibility map
+    # that lets counts and deep pages read the indexes alone.
+    from django.db import connection
+
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("VACUUM ANALYZE")
+
+
+def pages(size):
+    last = max(1, -(-size // 50))
+    return {
+        "trivial view": "/bench/trivial/",
+        "profile": "/vendors/aws-trainium/",
+        "change log": "/vendors/aws-trainium/changes/",
+        "rankings, page 1": "/",
+        f"rankings, page {last}": f"/?page={last}",
+        "rankings by an axis": "/?sort=-axis-software",
+        "lane": "/lanes/inference-specialist/",
+        "vendor list": "/vendors/",
+        "vendor list, filtered": "/vendors/?lane=inference-specialist&min_total=10&q=e",
+        "editorial comparison": "/compare/google-tpu-vs-aws-trainium-vs-nvidia-gpu/",
+        "any-N comparison": "/compare/vendors/aws-trainium/google-tpu/nvidia/",
+        "comparisons": "/compare/",
+        "search": "/search/?q=HBM3e",
+        "search, misspelt": "/search/?q=trainum",
+    }
+
+
+def queries_and_bytes(urls):
+    """Each page's query count (page cache off) and its size, through Django's test client."""
+    from django.db import connection
+    from django.test import Client, override_settings
+    from django.test.utils import CaptureQueriesContext, setup_test_environment
+
+    if not getattr(queries_and_bytes, "ready", False):
+        setup_test_environment()
+        queries_and_bytes.ready = True
+    client, found = Client(), {}
+    with override_settings(PAGE_CACHE_ENABLED=False):
+        for name, url in urls.items():
+            with CaptureQueriesContext(connection) as queries:
+                response = client.get(url)
+            assert response.status_code == 200, (url, response.status_code)
+            found[name] = (len(queries), len(response.content))
+    return found
