@@ -11,6 +11,9 @@ so a scheduled version (its publish time still to come) goes live by itself, wit
 job to run, and unpublishing ends the live version's span without deleting it.
 """
 
+import datetime as dt
+from typing import TYPE_CHECKING, Self, TypeVar
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -41,19 +44,23 @@ class Editable(models.Model):
         abstract = True
 
 
-class VersionQuerySet(models.QuerySet):
-    def live(self, *, at=None):
+# Covariant, as QuerySet's model is: a queryset of annotated versions is one of versions.
+V = TypeVar("V", bound="PublishedVersion", covariant=True)
+
+
+class VersionQuerySet(models.QuerySet[V]):
+    def live(self, *, at: dt.datetime | None = None) -> Self:
         """The versions visitors read: published, their time come, not yet superseded."""
         at = at or timezone.now()
         return self.filter(published_at__lte=at).filter(
             Q(superseded_at__isnull=True) | Q(superseded_at__gt=at)
         )
 
-    def pending(self, *, at=None):
+    def pending(self, *, at: dt.datetime | None = None) -> Self:
         """Versions scheduled for a time still to come."""
         return self.filter(published_at__gt=at or timezone.now())
 
-    def past(self, *, at=None):
+    def past(self, *, at: dt.datetime | None = None) -> Self:
         """Every version that has been live, newest first: the change log's material."""
         return self.filter(published_at__lte=at or timezone.now()).order_by("-published_at", "-number")
 
@@ -97,6 +104,10 @@ class PublishedVersion(models.Model):
     document = models.JSONField(help_text="The whole page as published.")
 
     objects = VersionQuerySet.as_manager()
+
+    if TYPE_CHECKING:  # every concrete version model has its foreign key to the item
+        item: Editable
+        item_id: int
 
     class Meta:
         abstract = True

@@ -4,51 +4,65 @@ The workflow app names no model: vendors and comparisons each hand it a Publicat
 says how to write their published versions.
 """
 
-_publications = {}
-_version_hooks = []
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, ClassVar
+
+if TYPE_CHECKING:
+    from django.db.models import Model
+
+    from .diff import Kind
+    from .models import Editable, PublishedVersion
+
+type Document = dict[str, Any]  # a published version's document, as stored (JSON)
+
+_publications: dict[str, Publication] = {}
+_version_hooks: list[Callable[[Publication, PublishedVersion], None]] = []
 
 
 class Publication:
     """How one kind of item is published. Subclass per app and register an instance."""
 
-    model = None  # the working copy, e.g. Vendor
-    version_model = None  # its PublishedVersion, e.g. VendorVersion
-    noun = "item"
-    diff_kinds = {}  # {model label: editorial.diff.Kind}: how its child rows read in a diff
+    model: ClassVar[type[Editable]]  # the working copy, e.g. Vendor
+    version_model: ClassVar[type[PublishedVersion]]  # its PublishedVersion, e.g. VendorVersion
+    noun: ClassVar[str] = "item"
+    diff_kinds: ClassVar[dict[str, Kind]] = {}  # {model label: Kind}: how its child rows read in a diff
 
-    def document(self, obj):
+    def document(self, obj: Editable) -> Document:
         """The whole page as visitors would read it now, as JSON-ready data."""
         raise NotImplementedError
 
-    def columns(self, document):
+    def columns(self, document: Document) -> dict[str, Any]:
         """The version's indexed columns (slug, name, ...) taken from its document."""
         return {}
 
-    def history_entry(self, document):
+    def history_entry(self, document: Document) -> dict[str, Any]:
         """What the change log keeps of a version besides its date, changes and note."""
         return {}
 
-    def after_write(self, version):
+    def after_write(self, version: PublishedVersion) -> None:
         """Write the version's child rows (indexed scores, member vendors, ...)."""
 
-    def search_entries(self, document):
+    def search_entries(self, document: Document) -> list[dict[str, Any]]:
         """What site search finds in a version, as dicts: ``kind``, ``title`` (weighs most),
         ``keywords``, ``body`` (plain text), ``url`` (the exact section) and ``position``."""
         return []
 
-    def content(self, document):
+    def content(self, document: Document) -> Document:
         """The document with anything that is not content (verified dates) left out."""
         return document
 
-    def restamp(self, document, obj):
+    def restamp(self, document: Document, obj: Editable) -> Document:
         """The document with the working copy's newer verified dates on unchanged rows, or itself."""
         return document
 
-    def carry_verification(self, obj, document):
+    def carry_verification(self, obj: Editable, document: Document) -> None:
         """After a revert or discard: keep the newer verified dates ``document`` holds for unchanged rows."""
 
 
-def register(publication):
+def register(publication: Publication) -> Publication:
     from .diff import describe_rows_as
 
     _publications[publication.model._meta.label_lower] = publication
@@ -56,19 +70,19 @@ def register(publication):
     return publication
 
 
-def publication_for(obj_or_model):
+def publication_for(obj_or_model: Model | type[Model]) -> Publication:
     return _publications[obj_or_model._meta.label_lower]
 
 
-def publications():
+def publications() -> list[Publication]:
     return list(_publications.values())
 
 
-def next_scheduled(now):
+def next_scheduled(now: dt.datetime) -> dt.datetime | None:
     """When the next version scheduled to go live goes live, of any kind of item, or None.
 
     The page cache (infra.cache) asks it, so that a page cached now is not served past it."""
-    moments = []
+    moments: list[dt.datetime] = []
     for publication in publications():
         pending = (
             publication.version_model.objects.pending(at=now)
@@ -81,7 +95,7 @@ def next_scheduled(now):
     return min(moments, default=None)
 
 
-def on_version_written(hook):
+def on_version_written[H: Callable[[Publication, PublishedVersion], None]](hook: H) -> H:
     """Call ``hook(publication, version)`` after every published version is written.
 
     Other apps (site search) keep their own data about versions this way; the workflow
@@ -90,7 +104,7 @@ def on_version_written(hook):
     return hook
 
 
-def version_written(version):
+def version_written(version: PublishedVersion) -> None:
     """A new published version has been stored: its app's rows, then every hook."""
     publication = publication_for(version.item)
     publication.after_write(version)

@@ -14,6 +14,11 @@ the admin's buttons and actions only call these. The rules:
   pending content change (see ``refresh_verification``).
 """
 
+from __future__ import annotations
+
+import datetime as dt
+from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
+
 from django.db import models, transaction
 from django.db.models import Case, OuterRef, Subquery, Value, When
 from django.template.defaultfilters import date as format_date
@@ -23,8 +28,16 @@ from reversion.models import Version
 from infra import cache as page_cache
 
 from .diff import PUBLIC_SKIP, describe_changes
-from .registry import publication_for, version_written
+from .registry import Publication, publication_for, version_written
 from .revisions import record_revision
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser, User
+    from django_stubs_ext import WithAnnotations
+
+    from .models import Editable, PublishedVersion, VersionQuerySet
+
+    type Editor = User | AnonymousUser | None  # who takes a step; None for a script or migration
 
 DATETIME = "j M Y H:i"  # the admin's one date-and-time format (24-hour, the site's time zone)
 
@@ -33,41 +46,68 @@ class WorkflowError(ValueError):
     """A workflow step that cannot be taken, in words an editor can act on."""
 
 
-def when(moment):
+class HistoryEntry(TypedDict):
+    """One entry of a version's change log (``PublishedVersion.history``), as ``publish``
+    writes it; each kind of item may add its own keys (``Publication.history_entry``)."""
+
+    number: int
+    published_at: str  # ISO 8601
+    changes: list[str]
+    note: str
+    first: NotRequired[bool]  # missing from entries written before it was kept
+
+
+def when(moment: dt.datetime) -> str:
     return format_date(timezone.localtime(moment), DATETIME)
 
 
-def versions_of(obj):
-    return publication_for(obj).version_model.objects.filter(item=obj)
+def versions_of(obj: Editable) -> VersionQuerySet[PublishedVersion]:
+    return _versions(type(obj), item=obj)
 
 
-def live_version(obj, *, at=None):
+def _versions(model: type[Editable], *, item: Editable | OuterRef) -> VersionQuerySet[PublishedVersion]:
+    """The versions of ``item``, an item of ``model`` (or a reference to one in a subquery)."""
+    # Every concrete version model has ``item``; django-stubs reads the abstract one, which has not.
+    return publication_for(model).version_model.objects.filter(item=item)  # type: ignore[misc]
+
+
+def _write_version(publication: Publication, obj: Editable, **fields: Any) -> PublishedVersion:
+    """Store a new version of ``obj``, then its app's rows and the hooks (site search)."""
+    # As in _versions: ``item`` is on every concrete version model, not on the abstract one.
+    version = publication.version_model.objects.create(item=obj, **fields)  # type: ignore[misc]
+    version_written(version)
+    return version
+
+
+def live_version(obj: Editable, *, at: dt.datetime | None = None) -> PublishedVersion | None:
     return versions_of(obj).live(at=at).first()
 
 
-def pending_version(obj, *, at=None):
+def pending_version(obj: Editable, *, at: dt.datetime | None = None) -> PublishedVersion | None:
     return versions_of(obj).pending(at=at).order_by("published_at").first()
 
 
-def _lock(obj):
+def _lock(obj: Editable) -> None:
     """Hold the item's row until the transaction ends: two workflow steps never interleave."""
-    list(type(obj).objects.select_for_update().filter(pk=obj.pk).values_list("pk"))
+    list(type(obj)._default_manager.select_for_update().filter(pk=obj.pk).values_list("pk"))
 
 
-def _next_number(obj):
+def _next_number(obj: Editable) -> int:
     latest = versions_of(obj).order_by("-number").values_list("number", flat=True).first()
     return (latest or 0) + 1
 
 
-def _set_state(obj, **fields):
+def _set_state(obj: Editable, **fields: Any) -> None:
     fields.setdefault("updated_at", timezone.now())
-    type(obj).objects.filter(pk=obj.pk).update(**fields)
+    type(obj)._default_manager.filter(pk=obj.pk).update(**fields)
     for name, value in fields.items():
         setattr(obj, name, value)
 
 
 @transaction.atomic
-def publish(*, obj, user, at=None, note=""):
+def publish(
+    *, obj: Editable, user: Editor, at: dt.datetime | None = None, note: str = ""
+) -> PublishedVersion:
     """Publish the working copy now, or schedule it for ``at``. Returns the new version."""
     publication = publication_for(obj)
     now = timezone.now()
@@ -93,8 +133,9 @@ def publish(*, obj, user, at=None, note=""):
         "first": previous is None,
         **publication.history_entry(document),
     }
-    version = publication.version_model.objects.create(
-        item=obj,
+    version = _write_version(
+        publication,
+        obj,
         number=number,
         published_at=at,
         created_by=user if user is not None and user.is_authenticated else None,
@@ -105,7 +146,6 @@ def publish(*, obj, user, at=None, note=""):
         source_version_id=revision_id,
         **publication.columns(document),
     )
-    version_written(version)
     if live is not None:
         live.superseded_at = at
         live.save(update_fields=["superseded_at"])
@@ -114,7 +154,7 @@ def publish(*, obj, user, at=None, note=""):
     return version
 
 
-def _changes(obj, previous, revision_id):
+def _changes(obj: Editable, previous: PublishedVersion | None, revision_id: int) -> list[str]:
     if previous is None or not previous.source_version_id:
         return []
     if not Version.objects.filter(pk=previous.source_version_id).exists():
@@ -123,7 +163,7 @@ def _changes(obj, previous, revision_id):
 
 
 @transaction.atomic
-def unpublish(*, obj, user):
+def unpublish(*, obj: Editable, user: Editor) -> None:
     """Take the item off the site now: the live version ends, a scheduled one is cancelled."""
     now = timezone.now()
     _lock(obj)
@@ -139,7 +179,7 @@ def unpublish(*, obj, user):
 
 
 @transaction.atomic
-def cancel_schedule(*, obj, user):
+def cancel_schedule(*, obj: Editable, user: Editor) -> None:
     """Drop the version waiting for its time; the working copy keeps its changes."""
     now = timezone.now()
     _lock(obj)
@@ -153,7 +193,7 @@ def cancel_schedule(*, obj, user):
 
 
 @transaction.atomic
-def discard_changes(*, obj, user):
+def discard_changes(*, obj: Editable, user: Editor) -> None:
     """Return the working copy to the live version; a scheduled change is cancelled too."""
     publication = publication_for(obj)
     now = timezone.now()
@@ -176,7 +216,7 @@ def discard_changes(*, obj, user):
 
 
 @transaction.atomic
-def revert_to(*, obj, user, version_id):
+def revert_to(*, obj: Editable, user: Editor, version_id: int) -> None:
     """Load an earlier revision into the working copy. The live page is not touched."""
     publication = publication_for(obj)
     _lock(obj)
@@ -193,21 +233,21 @@ def revert_to(*, obj, user, version_id):
     refresh_state(obj=obj)
 
 
-def submit_for_review(*, obj, user):
+def submit_for_review(*, obj: Editable, user: User) -> None:
     """Ask a Publisher to review the working copy."""
     if not obj.has_unpublished_changes:
         raise WorkflowError("There is nothing unpublished to review.")
     _set_state(obj, review_requested_at=timezone.now(), review_requested_by=user)
 
 
-def refresh_state(*, obj):
+def refresh_state(*, obj: Editable) -> bool:
     """After an edit: does the working copy differ from the version visitors get next?"""
     publication = publication_for(obj)
     target = pending_version(obj) or live_version(obj)
     changed = target is None or publication.content(publication.document(obj)) != publication.content(
         target.document
     )
-    fields = {"has_unpublished_changes": changed}
+    fields: dict[str, Any] = {"has_unpublished_changes": changed}
     if not changed:
         fields.update(review_requested_at=None, review_requested_by=None)
     _set_state(obj, **fields)
@@ -215,7 +255,7 @@ def refresh_state(*, obj):
 
 
 @transaction.atomic
-def refresh_verification(*, obj, user):
+def refresh_verification(*, obj: Editable, user: Editor) -> PublishedVersion | None:
     """Carry the working copy's new verified dates to the live page now, content untouched.
 
     The live version is immutable, so a new version takes over with the same content and
@@ -242,8 +282,9 @@ def refresh_verification(*, obj, user):
     document = publication.restamp(live.document, obj)
     if document == live.document:
         return None
-    version = publication.version_model.objects.create(
-        item=obj,
+    version = _write_version(
+        publication,
+        obj,
         number=_next_number(obj),
         published_at=now,
         superseded_at=live.superseded_at,
@@ -254,7 +295,6 @@ def refresh_verification(*, obj, user):
         source_version_id=live.source_version_id,
         **publication.columns(document),
     )
-    version_written(version)
     live.superseded_at = now
     live.save(update_fields=["superseded_at"])
     page_cache.content_changed()
@@ -272,16 +312,25 @@ class State(models.TextChoices):
     REVIEW = "review", "Waiting for review"
 
 
-def with_state(queryset, *, at=None):
+class ItemState(TypedDict):
+    """What ``with_state`` annotates an item with."""
+
+    live_since: dt.datetime | None
+    pending_at: dt.datetime | None
+    state: str  # a State value
+
+
+def with_state(
+    queryset: models.QuerySet[Editable], *, at: dt.datetime | None = None
+) -> models.QuerySet[WithAnnotations[Editable, ItemState]]:
     """Annotate each item with ``live_since``, ``pending_at`` and its ``state`` (a State value).
 
     The one place the states are told apart, in the list's own query: the admin's state
     filter selects on ``state`` and every status tag (``state()``) reads it. A request for
     review comes first: it is what a publisher acts on, whatever else is true of the item.
     """
-    version_model = publication_for(queryset.model).version_model
     at = at or timezone.now()
-    mine = version_model.objects.filter(item=OuterRef("pk"))
+    mine = _versions(queryset.model, item=OuterRef("pk"))
     return queryset.annotate(
         live_since=Subquery(mine.live(at=at).values("published_at")[:1]),
         pending_at=Subquery(mine.pending(at=at).order_by("published_at").values("published_at")[:1]),
@@ -298,7 +347,7 @@ def with_state(queryset, *, at=None):
     )
 
 
-def state(obj, *, now=None) -> str:
+def state(obj: Editable, *, now: dt.datetime | None = None) -> str:
     """The one status tag of an item, as every admin list and page says it: its State's label,
     with the time a scheduled version goes live.
 

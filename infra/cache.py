@@ -19,6 +19,7 @@ import hashlib
 import logging
 import time
 import uuid
+from collections.abc import Callable
 
 import brotli
 from django.conf import settings
@@ -101,7 +102,7 @@ def _local_layer():
 BUILD_WAIT_SECONDS = 120  # how long a request waits for another's build (and how long it may hold it)
 
 
-def cached(name, compute, *, single_flight=False):
+def cached[T](name: str, compute: Callable[[], T], *, single_flight: bool = False) -> T:
     """``compute()``'s result, computed once per content token (shared reference data).
 
     With ``single_flight`` (a build that takes seconds, like the whole-site data file), a
