@@ -2,8 +2,11 @@
 
 - ``/healthz``: the process is alive and answers. Touches neither database nor cache, so a
   database outage does not get healthy app servers restarted.
-- ``/readyz``: the database and the cache both answer; 503 with what failed otherwise, so a
-  load balancer sends visitors elsewhere until they are back.
+- ``/readyz``: can this server serve visitors? Only the database decides: without it every
+  page is the 503 page, so the answer is 503 and a load balancer sends visitors elsewhere.
+  Redis down is *degraded*, not down: pages are served uncached (infra/cache_backends.py fails
+  open), so the answer stays 200 and its body names Redis. Taking every server out of the pool
+  because the shared cache went away would turn a slower site into no site.
 """
 
 from django.core.cache import cache
@@ -30,7 +33,12 @@ def _cache():
             raise RuntimeError("the cache did not keep a value")
 
 
-CHECKS = {"database": _database, "cache": _cache}
+# name: (check, what its failure costs). Only a REQUIRED failure makes the server not ready.
+REQUIRED = "required"
+CHECKS = {
+    "database": (_database, REQUIRED),
+    "cache": (_cache, "Redis (the shared cache) does not answer: pages are served uncached"),
+}
 
 
 @require_safe
@@ -44,16 +52,23 @@ def healthz(request):
 @never_cache
 @csp_override({})
 def readyz(request):
-    results = {}
-    for name, check in CHECKS.items():
+    results, degraded, ready = {}, [], True
+    for name, (check, cost) in CHECKS.items():
         try:
             check()
-        except Exception as error:  # noqa: BLE001 - any failure means "not ready", said in words
+        except Exception as error:  # noqa: BLE001 - any failure is reported, said in words
             results[name] = f"failed: {type(error).__name__}"
+            if cost == REQUIRED:
+                ready = False
+            else:
+                degraded.append(cost)
         else:
             results[name] = "ok"
-    ready = all(result == "ok" for result in results.values())
-    response = JsonResponse({"ready": ready, **results}, status=200 if ready else 503)
+    status = "down" if not ready else "degraded" if degraded else "ok"
+    body = {"ready": ready, "status": status, **results}
+    if degraded:
+        body["degraded"] = degraded
+    response = JsonResponse(body, status=200 if ready else 503)
     # The outage itself is logged once (infra.outage, infra.cache_backends): not once per probe.
     response._has_been_logged = True
     return response

@@ -112,17 +112,40 @@ def test_healthz_answers_without_touching_the_database(visitor, django_assert_nu
 def test_readyz_says_ready_when_database_and_cache_answer(visitor):
     response = visitor.get("/readyz")
     assert response.status_code == 200
-    assert response.json() == {"ready": True, "database": "ok", "cache": "ok"}
+    assert response.json() == {"ready": True, "status": "ok", "database": "ok", "cache": "ok"}
 
 
 def test_readyz_is_503_and_says_what_failed_when_the_database_does_not_answer(visitor, monkeypatch):
     def refuse():
         raise OperationalError("connection refused")
 
-    monkeypatch.setitem(health.CHECKS, "database", refuse)
+    monkeypatch.setitem(health.CHECKS, "database", (refuse, health.REQUIRED))
     response = visitor.get("/readyz")
     assert response.status_code == 503
-    assert response.json() == {"ready": False, "database": "failed: OperationalError", "cache": "ok"}
+    assert response.json() == {
+        "ready": False,
+        "status": "down",
+        "database": "failed: OperationalError",
+        "cache": "ok",
+    }
+
+
+def test_readyz_stays_200_and_names_redis_as_degraded_when_redis_is_unreachable(visitor, settings):
+    """Without Redis pages are served uncached: a load balancer must not take every server out."""
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "infra.cache_backends.FailOpenRedisCache",
+            "LOCATION": "redis://127.0.0.1:1/0",  # nothing listens there
+            "OPTIONS": {"socket_connect_timeout": 0.1, "socket_timeout": 0.1},
+        }
+    }
+    response = visitor.get("/readyz")
+    assert response.status_code == 200
+    body = response.json()
+    assert body["ready"] is True and body["status"] == "degraded"
+    assert body["database"] == "ok" and body["cache"].startswith("failed: ")
+    (degraded,) = body["degraded"]
+    assert "Redis" in degraded
 
 
 def test_open_data_files_get_the_longer_deadline_they_are_built_in(visitor, monkeypatch, settings):
