@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable, Sequence
-from typing import Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Final, Literal, Protocol
 
 from django.conf import settings
 from django.db.models.fields.files import FieldFile
@@ -38,7 +38,10 @@ from .freshness import is_stale, stale_before
 from .models import display_date, score_total
 from .verification import PageVerification, page_verification
 
-SCHEMA = 2
+if TYPE_CHECKING:
+    from . import models as working  # the working copy's rows, which share these classes' names
+
+SCHEMA: Final = 2
 
 
 class Part(BaseModel):
@@ -139,10 +142,10 @@ class Verified(Claim):
     verified_at: dt.datetime | None = Field(None, description="The moment of that check, when known.")
     _stale: bool = PrivateAttr(True)
 
-    @computed_field(
+    @computed_field(  # type: ignore[prop-decorator]  # mypy takes no decorator over @property
         description="Never verified, not within the freshness window, or citing a source "
         "whose checks found a problem after it was verified."
-    )  # type: ignore[prop-decorator]
+    )
     @property
     def stale(self) -> bool:
         return self._stale
@@ -274,7 +277,7 @@ class VendorDocument(Part):
     def stale_facts(self) -> int:
         return sum(fact.is_stale for fact in self.facts)
 
-    def scores_on(self, axes: Sequence[HasAxis]) -> list[tuple[Any, Score | None]]:
+    def scores_on[A: HasAxis](self, axes: Sequence[A]) -> list[tuple[A, Score | None]]:
         """(axis, score or None) for each of ``axes``, in their order: the scores every page,
         the API and the downloads show, whatever axes the version was published with."""
         by_axis = {score.axis.id: score for score in self.scores}
@@ -293,9 +296,14 @@ class VendorDocument(Part):
         return cls.model_validate(data)
 
     @classmethod
-    def build(cls, vendor: Any) -> VendorDocument:
+    def build(cls, vendor: working.Vendor) -> VendorDocument:
         """The document of a working copy whose rows are prefetched (vendors.publishing)."""
-        rows = [*vendor.facts.all(), *vendor.events.all(), *vendor.scores.all(), *vendor.faqs.all()]
+        rows: list[working.Fact | working.Event | working.Score | working.FAQ] = [
+            *vendor.facts.all(),
+            *vendor.events.all(),
+            *vendor.scores.all(),
+            *vendor.faqs.all(),
+        ]
         sources = {source.pk: source for row in rows for source in row.sources.all()}
         return cls.model_validate(
             {
@@ -309,9 +317,10 @@ class VendorDocument(Part):
         )
 
 
-def document_of(version: Any) -> VendorDocument:
+def document_of(version: working.VendorVersion) -> VendorDocument:
     """The one way to read a published version: parsed once, kept on the version."""
-    parsed = getattr(version, "_parsed_document", None)
+    parsed: VendorDocument | None = getattr(version, "_parsed_document", None)
     if parsed is None:
-        parsed = version._parsed_document = VendorDocument.parse(version.document)
+        parsed = VendorDocument.parse(version.document)
+        version._parsed_document = parsed  # type: ignore[attr-defined]  # a cache the model does not declare
     return parsed

@@ -15,11 +15,15 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.db.models import DateTimeField, Exists, F, OuterRef, Q
 from django.db.models.functions import Cast, Coalesce
 from django.utils import timezone
+
+if TYPE_CHECKING:
+    from .models import EventCitation, FactCitation, ScoreCitation
 
 
 def stale_before(*, days: int | None = None, today: dt.date | None = None) -> dt.date:
@@ -62,11 +66,16 @@ def verified_moment_expression() -> Coalesce:
     return Coalesce(F("verified_at"), Cast(F("verified_on"), DateTimeField()))
 
 
-def stale_condition(citation_model, *, days: int | None = None, today: dt.date | None = None) -> Q:
+def stale_condition(
+    citation_model: type[FactCitation] | type[EventCitation] | type[ScoreCitation],
+    *,
+    days: int | None = None,
+    today: dt.date | None = None,
+) -> Q:
     """``is_stale`` as a filter on a queryset of facts, events or scores, whose citations
     live in ``citation_model`` (``cited`` and ``source`` foreign keys)."""
     cutoff = stale_before(days=days, today=today)
     citations = citation_model.objects.filter(
         cited=OuterRef("pk"), source__problem_at__gt=OuterRef("verified_moment")
     )
-    return Q(verified_on__isnull=True) | Q(verified_on__lt=cutoff) | Exists(citations)
+    return Q(verified_on__isnull=True) | Q(verified_on__lt=cutoff) | Q(Exists(citations))

@@ -5,13 +5,17 @@ time span covers now (``VendorVersion.objects.live()``), and a profile is drawn 
 its version's document. A fixed number of queries per page, whatever the catalogue holds.
 """
 
+from __future__ import annotations
+
 import datetime as dt
 import operator
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import reduce
+from typing import TYPE_CHECKING, NotRequired, TypedDict, cast
 
 from django.conf import settings
-from django.core.paginator import Paginator
+from django.core.paginator import Page, Paginator
 from django.db import connection
 from django.db.models import (
     Case,
@@ -21,6 +25,7 @@ from django.db.models import (
     IntegerField,
     OuterRef,
     Q,
+    QuerySet,
     Subquery,
     Value,
     When,
@@ -30,33 +35,57 @@ from django.db.models.functions import Coalesce, RowNumber
 from django.template.defaultfilters import date as format_date
 from django.utils import timezone
 
+from editorial.models import VersionQuerySet
+from editorial.services import HistoryEntry
 from infra.cache import cached
 
+from . import documents
 from .documents import VendorDocument
 from .models import Axis, Lane, SiteSettings, VendorVersion, VersionScore, total_max
+from .verification import PageVerification
+
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations
 
 ALTERNATIVES_PER_LANE = 6
 CHANGE_LOG_ON_PROFILE = 5
 
 
-def active_axes():
+class VendorCount(TypedDict):
+    vendor_count: int  # live vendors in the lane
+
+
+class ScoreCells(TypedDict):
+    score_cells: list[VersionScore | None]  # one per active axis, None where it has no score
+
+
+class VendorHistoryEntry(HistoryEntry):
+    scores: NotRequired[dict[str, int]]  # {axis pk: value} as published (vendors.publishing)
+
+
+if TYPE_CHECKING:
+    type LaneWithCount = WithAnnotations[Lane, VendorCount]
+    type ScoredVersion = WithAnnotations[VendorVersion, ScoreCells]
+
+
+def active_axes() -> list[Axis]:
     return cached("active-axes", lambda: list(Axis.objects.filter(is_active=True)))
 
 
-def site_settings():
+def site_settings() -> SiteSettings:
     return cached("site-settings", SiteSettings.load)
 
 
-def live_vendors():
+def live_vendors() -> VersionQuerySet[VendorVersion]:
     """The published versions visitors read now, one per live vendor."""
     return VendorVersion.objects.live()
 
 
-def live_version(*, slug):
+def live_version(*, slug: str) -> VendorVersion | None:
     return live_vendors().filter(slug=slug).first()
 
 
-def published_version(*, slug, number):
+def published_version(*, slug: str, number: int) -> VendorVersion | None:
     """Version ``number`` of the vendor that has (or had) address ``slug``, at its permanent
     address: one visitors could read in its time, while the vendor is live now. A scheduled
     version is not there yet; an unpublished vendor takes all its versions down with it."""
@@ -73,10 +102,10 @@ def published_version(*, slug, number):
 class Footnotes:
     """Numbers sources in the order a reader first meets them on the page."""
 
-    sources: list = field(default_factory=list)
-    _numbers: dict = field(default_factory=dict)
+    sources: list[documents.Source] = field(default_factory=list)
+    _numbers: dict[int, int] = field(default_factory=dict)
 
-    def cite(self, item):
+    def cite[C: documents.Claim](self, item: C) -> C:
         """Give ``item.notes`` a list of (number, source), numbering new sources as they come."""
         notes = []
         for source in sorted(item.cited, key=lambda s: s.pk):
@@ -90,72 +119,78 @@ class Footnotes:
 
 @dataclass
 class AtAGlanceRow:
-    attribute: object
-    facts: list
+    attribute: documents.Attribute
+    facts: list[documents.Fact]
 
 
 @dataclass
 class ScoreRow:
-    axis: object
-    score: object  # None when the vendor has no score on this axis
+    axis: Axis
+    score: documents.Score | None  # None when the vendor has no score on this axis
 
     @property
-    def value(self):
+    def value(self) -> int | None:
         return self.score.value if self.score else None
 
 
 @dataclass
 class ChangeLogEntry:
     number: int
-    published_at: object
-    changes: list
+    published_at: dt.datetime
+    changes: list[str]
     note: str
     first: bool
 
 
 @dataclass
 class Profile:
-    vendor: object
-    rows: list
-    events: list
-    score_rows: list
+    vendor: documents.Vendor
+    rows: list[AtAGlanceRow]
+    events: list[documents.Event]
+    score_rows: list[ScoreRow]
     total: int | None
     total_max: int
-    faqs: list
-    sources: list
-    verification: object
-    same_lane: list
-    other_lanes: list
+    faqs: list[documents.FAQ]
+    sources: list[documents.Source]
+    verification: PageVerification
+    same_lane: list[VendorVersion]
+    other_lanes: list[VendorVersion]
     same_lane_count: int = 0
-    more_in_lanes: list = field(default_factory=list)
+    more_in_lanes: list[LaneWithCount] = field(default_factory=list)
     stale_count: int = 0  # stale facts (vendors/freshness.py)
     freshness_days: int = 90
-    change_log: list = field(default_factory=list)
+    change_log: list[ChangeLogEntry] = field(default_factory=list)
     change_count: int = 0
-    score_history: list = field(default_factory=list)
+    score_history: list[str] = field(default_factory=list)
 
     @property
-    def events_year(self):
-        return max((event.date.year for event in self.events), default=None)
+    def events_year(self) -> int | None:
+        return max((event.date.year for event in self.events if event.date), default=None)
 
     @property
-    def has_scores(self):
+    def has_scores(self) -> bool:
         return any(row.score for row in self.score_rows)
 
     @property
-    def has_vendor_stated(self):
+    def has_vendor_stated(self) -> bool:
         """Whether the page shows the vendor-stated mark, and so its legend."""
         return any(fact.vendor_stated for row in self.rows for fact in row.facts)
 
 
-def build_profile(page: VendorDocument, *, vendor_id, history=(), live_lane_id=None):
+def build_profile(
+    page: VendorDocument,
+    *,
+    vendor_id: int,
+    history: Sequence[VendorHistoryEntry] = (),
+    live_lane_id: int | None = None,
+) -> Profile:
     """Everything the profile page shows, from a document, footnotes numbered in page order.
 
     ``page`` is the live version's document, or the working copy's for an editor's preview;
     ``history`` the live version's change log.
     """
     notes = Footnotes()
-    rows = []
+    rows: list[AtAGlanceRow] = []
     for fact in page.facts:
         notes.cite(fact)
         if rows and rows[-1].attribute.pk == fact.attribute.pk:
@@ -191,10 +226,11 @@ def build_profile(page: VendorDocument, *, vendor_id, history=(), live_lane_id=N
     return profile
 
 
-def alternatives_by_lane():
-    """The first few live vendors of every lane by name (one more than a profile shows, so
-    that it can leave itself out), each with its lane's size: two queries, shared by every
-    profile through the content-token cache.
+def alternatives_by_lane() -> list[tuple[LaneWithCount, list[VendorVersion]]]:
+    """Every lane with live vendors, in its order, with its first few live vendors by name
+    (one more than a profile shows, so that it can leave itself out): two queries, shared by
+    every profile through the content-token cache. Each vendor's ``lane`` is its lane, size
+    included.
 
     Bounded whatever the catalogue holds on PostgreSQL: each lane's first names come from
     the (lane, name) index with a LIMIT, all lanes in one UNION ALL. SQLite takes no LIMIT
@@ -204,6 +240,7 @@ def alternatives_by_lane():
     if not lanes:
         return []
     shown = live_vendors().defer("document", "history", "changes")
+    rows: list[VendorVersion]
     if connection.features.supports_slicing_ordering_in_compound:
         firsts = [shown.filter(lane=pk).order_by("name", "pk")[: ALTERNATIVES_PER_LANE + 1] for pk in lanes]
         rows = list(firsts[0].union(*firsts[1:], all=True))
@@ -212,34 +249,31 @@ def alternatives_by_lane():
         rows = list(
             shown.filter(lane__in=list(lanes)).annotate(rank=rank).filter(rank__lte=ALTERNATIVES_PER_LANE + 1)
         )
-    order = list(lanes)
-    for version in rows:
-        version.lane = lanes[version.lane_id]
-        version.in_lane = version.lane.vendor_count
-    return sorted(rows, key=lambda version: (order.index(version.lane_id), version.name, version.pk))
+    by_lane: dict[int | None, list[VendorVersion]] = {pk: [] for pk in lanes}
+    for version in sorted(rows, key=lambda version: (version.name, version.pk)):
+        by_lane[version.lane_id].append(version)
+    for pk, lane in lanes.items():
+        for version in by_lane[pk]:
+            version.lane = lane
+    return [(lane, by_lane[pk]) for pk, lane in lanes.items()]
 
 
-def _add_alternatives(profile, *, vendor_id, lane_id, live_lane_id):
+def _add_alternatives(profile: Profile, *, vendor_id: int, lane_id: int, live_lane_id: int | None) -> None:
     """At most a few per lane, so that a profile stays the same size however many vendors
     the site holds; the lane's own page lists the rest. ``live_lane_id`` is the lane the
     vendor is counted in among live vendors (None for a draft's preview)."""
-    lanes = {}
-    for version in cached("alternatives", alternatives_by_lane):
-        lane = lanes.setdefault(version.lane_id, {"lane": version.lane, "size": version.in_lane, "shown": []})
-        if version.item_id != vendor_id and len(lane["shown"]) < ALTERNATIVES_PER_LANE:
-            lane["shown"].append(version)
-    for lane_pk, lane in lanes.items():
-        lane["others"] = lane["size"] - (1 if lane_pk == live_lane_id else 0)
-    own = lanes.get(lane_id, {"shown": [], "others": 0})
-    profile.same_lane = own["shown"]
-    profile.same_lane_count = own["others"]
-    profile.other_lanes = [v for pk, lane in lanes.items() if pk != lane_id for v in lane["shown"]]
-    profile.more_in_lanes = [
-        lane["lane"] for pk, lane in lanes.items() if pk != lane_id and lane["others"] > ALTERNATIVES_PER_LANE
-    ]
+    for lane, versions in cached("alternatives", alternatives_by_lane):
+        shown = [version for version in versions if version.item_id != vendor_id][:ALTERNATIVES_PER_LANE]
+        others = lane.vendor_count - (1 if lane.pk == live_lane_id else 0)
+        if lane.pk == lane_id:
+            profile.same_lane, profile.same_lane_count = shown, others
+        else:
+            profile.other_lanes += shown
+            if others > ALTERNATIVES_PER_LANE:
+                profile.more_in_lanes.append(lane)
 
 
-def change_log(history):
+def change_log(history: Sequence[HistoryEntry]) -> list[ChangeLogEntry]:
     """A live version's ``history`` as change-log entries, newest first (verification-only
     versions make none). It travels with the version: no query."""
     return [
@@ -254,15 +288,15 @@ def change_log(history):
     ]
 
 
-def score_history(history, *, axes):
+def score_history(history: Sequence[VendorHistoryEntry], *, axes: Sequence[Axis]) -> list[str]:
     """“Software: 3 until Oct 2026, then 4” for each active axis whose published score changed."""
     lines = []
     for axis in axes:
-        spans = []  # [value, went live]
+        spans: list[tuple[int, dt.datetime]] = []  # (value, went live)
         for entry in history:
             value = entry.get("scores", {}).get(str(axis.pk))
             if value is not None and (not spans or spans[-1][0] != value):
-                spans.append([value, dt.datetime.fromisoformat(entry["published_at"])])
+                spans.append((value, dt.datetime.fromisoformat(entry["published_at"])))
         if len(spans) < 2:
             continue
         parts = [
@@ -273,27 +307,35 @@ def score_history(history, *, axes):
     return lines
 
 
-class KeysFirstPaginator(Paginator):
+class KeysFirstPaginator(Paginator):  # of VendorVersion (Paginator takes no [] at run time)
     """Reads a page's keys first, then the page's rows by key (a "deferred join").
 
     However deep the page, the keys come from the sort index alone (an index-only scan:
     the sort indexes carry the live-span columns), and only the page's own rows are read.
     """
 
-    def page(self, number):
+    object_list: QuerySet[VendorVersion]
+
+    def page(self, number: int | str) -> Page[VendorVersion]:
         number = self.validate_number(number)
         bottom = (number - 1) * self.per_page
         top = bottom + self.per_page
         if top + self.orphans >= self.count:
             top = self.count
         keys = self.object_list.values("pk")[bottom:top]
-        return self._get_page(self.object_list.filter(pk__in=keys), number, self)
+        # Django's hook for the Page class, which django-stubs does not declare.
+        page: Page[VendorVersion] = self._get_page(  # type: ignore[attr-defined]
+            self.object_list.filter(pk__in=keys), number, self
+        )
+        return page
 
 
 RANKING_SORTS = {"name": "name", "lane": "lane__position", "total": "total", "verified": "verified_on"}
 
 
-def rankings(*, sort="-total", axes):
+def rankings(
+    *, sort: str = "-total", axes: Sequence[Axis]
+) -> tuple[VersionQuerySet[VendorVersion], str | None]:
     """Live vendors sorted on the server, as a queryset to paginate.
 
     ``sort`` is a key of RANKING_SORTS or ``axis-<slug>``, with a leading "-" for
@@ -319,7 +361,7 @@ def rankings(*, sort="-total", axes):
     return queryset.order_by(ordered, "name", "pk"), sort
 
 
-def weighted_rankings(*, weights, axes):
+def weighted_rankings(*, weights: Mapping[int, int], axes: Sequence[Axis]) -> VersionQuerySet[VendorVersion]:
     """Live vendors ordered by a reader's weights (vendors/weights.py), as a queryset to paginate.
 
     Each version gets ``weighted``: the sum of weight × score over the active axes (a score
@@ -345,22 +387,22 @@ def weighted_rankings(*, weights, axes):
     )
 
 
-def add_score_cells(versions, *, axes):
+def add_score_cells(versions: Iterable[VendorVersion], *, axes: Sequence[Axis]) -> list[ScoredVersion]:
     """Give each version of a page its ``score_cells``, one per active axis: one query."""
-    versions = list(versions)
+    scored = cast("list[ScoredVersion]", list(versions))  # each is given its score_cells here
     scores = {}
-    for score in VersionScore.objects.filter(version__in=versions, axis__in=axes):
+    for score in VersionScore.objects.filter(version__in=scored, axis__in=axes):
         scores[(score.version_id, score.axis_id)] = score
-    for version in versions:
+    for version in scored:
         version.score_cells = [scores.get((version.pk, axis.pk)) for axis in axes]
-    return versions
+    return scored
 
 
-def active_total_max():
+def active_total_max() -> int:
     return total_max(len(active_axes()))
 
 
-def lanes_with_vendor_counts():
+def lanes_with_vendor_counts() -> QuerySet[LaneWithCount]:
     """Every lane in its order, each with ``vendor_count`` live vendors, in one query: the
     counts are read from the (lane, published_at, superseded_at, id) index alone."""
     live = (
@@ -374,7 +416,7 @@ def lanes_with_vendor_counts():
     return Lane.objects.annotate(vendor_count=Coalesce(Subquery(live), 0)).order_by("position", "name")
 
 
-def lane_vendors(lane):
+def lane_vendors(lane: Lane) -> VersionQuerySet[VendorVersion]:
     """A lane's live vendors, best total first, as a queryset to paginate."""
     return (
         live_vendors()

@@ -1,16 +1,20 @@
 """Writes on vendor profiles that are not the workflow's own (those live in editorial.services)."""
 
+from __future__ import annotations
+
+import datetime as dt
 import functools
 import operator
+from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
-from django.db.models import Max, Q
+from django.db.models import Max, Model, Q, QuerySet
 from django.utils import timezone
 
 from editorial import services as workflow
 from editorial.revisions import record_revision
 
-from .importing import ImportChanged, ImportFileError, plan_import
+from .importing import ImportChanged, ImportFileError, Plan, PlannedRow, plan_import
 from .models import (
     Event,
     EventCitation,
@@ -21,13 +25,28 @@ from .models import (
     Source,
     Vendor,
     VendorVersion,
+    Verifiable,
 )
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+type ClaimModel = type[Fact] | type[Event] | type[Score]
+type CitationModel = type[FactCitation] | type[EventCitation] | type[ScoreCitation]
 
 VERIFIED_COMMENT = "Marked verified today."
 
 
 @transaction.atomic
-def mark_verified(*, user, facts=None, events=None, scores=None, vendors=None, today=None):
+def mark_verified(
+    *,
+    user: User,
+    facts: QuerySet[Fact] | None = None,
+    events: QuerySet[Event] | None = None,
+    scores: QuerySet[Score] | None = None,
+    vendors: QuerySet[Vendor] | None = None,
+    today: dt.date | None = None,
+) -> tuple[dict[type[Model], int], list[int]]:
     """Stamp today's date and ``user`` as verified: on the rows of the ``facts``, ``events``
     and ``scores`` querysets given, or on every fact, event and score of the ``vendors``
     queryset.
@@ -43,23 +62,28 @@ def mark_verified(*, user, facts=None, events=None, scores=None, vendors=None, t
     now = timezone.now()
     moment = now if timezone.localdate(now) == today else None  # a day in the past: its start
     stamp = {"verified_on": today, "verified_at": moment, "verified_by": user}
-    counts = {}
+    counts: dict[type[Model], int] = {}
     if vendors is not None:
         vendor_pks = list(vendors.values_list("pk", flat=True))
         for model in (Fact, Event, Score):
             counts[model] = model.objects.filter(vendor__in=vendor_pks).update(**stamp)
         counts[Vendor] = len(vendor_pks)
     else:
-        vendor_pks = set()
-        for model, rows in ((Fact, facts), (Event, events), (Score, scores)):
+        touched: set[int] = set()
+        chosen: tuple[tuple[ClaimModel, QuerySet[Any] | None], ...] = (
+            (Fact, facts),
+            (Event, events),
+            (Score, scores),
+        )
+        for model, rows in chosen:
             if rows is None:
                 continue
             pks = list(rows.values_list("pk", flat=True))
-            vendor_pks.update(
+            touched.update(
                 model.objects.filter(pk__in=pks).order_by().values_list("vendor", flat=True).distinct()
             )
             counts[model] = model.objects.filter(pk__in=pks).update(**stamp)
-        vendor_pks = sorted(vendor_pks)
+        vendor_pks = sorted(touched)
     for vendor in Vendor.objects.filter(pk__in=vendor_pks):
         record_revision(vendor, user=user, comment=VERIFIED_COMMENT)
         workflow.refresh_verification(obj=vendor, user=user)
@@ -68,7 +92,14 @@ def mark_verified(*, user, facts=None, events=None, scores=None, vendors=None, t
 
 
 @transaction.atomic
-def import_rows(*, vendor, rows, filename, user, expected_digest=None):
+def import_rows(
+    *,
+    vendor: Vendor,
+    rows: list[tuple[int, dict[str | None, Any]]],
+    filename: str,
+    user: User,
+    expected_digest: str | None = None,
+) -> Plan:
     """Write the new and changed rows of a CSV file (vendors/importing.py) into ``vendor``'s
     working copy, all or nothing.
 
@@ -89,12 +120,17 @@ def import_rows(*, vendor, rows, filename, user, expected_digest=None):
         )
     if not plan.to_write:
         raise ImportFileError("Every row matches the profile already: there is nothing to import.")
-    models = {"fact": (Fact, FactCitation), "event": (Event, EventCitation), "score": (Score, ScoreCitation)}
+    models: dict[str, tuple[ClaimModel, CitationModel]] = {
+        "fact": (Fact, FactCitation),
+        "event": (Event, EventCitation),
+        "score": (Score, ScoreCitation),
+    }
     positions = {
         kind: models[kind][0].objects.filter(vendor=vendor).aggregate(last=Max("position"))["last"] or 0
         for kind in ("fact", "event")
     }
-    added = {kind: [] for kind in models}  # (row, unsaved item), created together below
+    # (row, unsaved item), created together below
+    added: dict[str, list[tuple[PlannedRow, Fact | Event | Score]]] = {kind: [] for kind in models}
     for row in plan.to_write:
         model, citation = models[row.kind]
         values = dict(row.values)
@@ -111,14 +147,14 @@ def import_rows(*, vendor, rows, filename, user, expected_digest=None):
         row.target.save()
         if row.sources_changed:
             citation.objects.filter(cited=row.target).delete()
-            citation.objects.bulk_create(citation(cited=row.target, source=source) for source in row.sources)
+            _cite(citation, [(row.target, source) for source in row.sources])
     for kind, pairs in added.items():
         model, citation = models[kind]
-        items = model.objects.bulk_create(item for _, item in pairs)
-        citation.objects.bulk_create(
-            citation(cited=item, source=source)
-            for (row, _), item in zip(pairs, items, strict=True)
-            for source in row.sources
+        # Each kind's list holds rows of its own model (a union of models cannot say so).
+        items = model.objects.bulk_create(item for _, item in pairs)  # type: ignore[misc]
+        _cite(
+            citation,
+            [(item, source) for (row, _), item in zip(pairs, items, strict=True) for source in row.sources],
         )
     written = len(plan.to_write)
     record_revision(
@@ -132,7 +168,13 @@ def import_rows(*, vendor, rows, filename, user, expected_digest=None):
     return plan
 
 
-def add_source(*, title, url, publisher="", accessed_on=None):
+def _cite(citation: CitationModel, pairs: list[tuple[Verifiable, Source]]) -> None:
+    """Write the citations (claim, source) in one query; ``citation`` is the table of the
+    claims' own kind, a pairing a union of models cannot express (hence the ignore)."""
+    citation.objects.bulk_create(citation(cited=cited, source=source) for cited, source in pairs)  # type: ignore[misc]
+
+
+def add_source(*, title: str, url: str, publisher: str = "", accessed_on: dt.date | None = None) -> Source:
     """A new source, as the change page's “Add a new source” dialog enters it. The caller has
     validated the fields (a Source form) and looked for the URL (``Source.objects.with_url``)."""
     return Source.objects.create(title=title, url=url, publisher=publisher, accessed_on=accessed_on)

@@ -8,6 +8,7 @@ working copy for an editor's preview: the same function either way.
 """
 
 import datetime as dt
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.utils.translation import ngettext
@@ -20,12 +21,12 @@ class PageVerification:
     facts: int  # facts on the page
 
     @property
-    def complete(self):
+    def complete(self) -> bool:
         """Every fact has been verified."""
         return self.facts > 0 and self.unverified == 0
 
     @property
-    def unverified_text(self):
+    def unverified_text(self) -> str:
         if not self.unverified:
             return ""
         return ngettext(
@@ -33,7 +34,7 @@ class PageVerification:
         ) % {"count": self.unverified}
 
 
-def page_verification(dates):
+def page_verification(dates: Iterable[dt.date | None]) -> PageVerification:
     """The rule itself, from the verified dates of a page's facts (None for a fact never verified)."""
     dates = list(dates)
     verified = [day for day in dates if day is not None]
