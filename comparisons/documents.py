@@ -9,14 +9,17 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Final, Literal
 
 from django.urls import reverse
 from pydantic import AliasChoices, AliasPath, ConfigDict, Field, PrivateAttr, field_validator, model_validator
 
-from vendors.documents import FAQ, Attribute, Axis, Claim, Part, Source, related_rows
+from vendors.documents import FAQ, Attribute, Axis, Claim, Part, Source, Vendor, related_rows
 
-SCHEMA = 2
+if TYPE_CHECKING:
+    from . import models as working  # the working copy's rows, which share these classes' names
+
+SCHEMA: Final = 2
 
 
 class Entry(Part):
@@ -24,10 +27,10 @@ class Entry(Part):
 
     vendor_id: int
     pick_if: str = Field(description="Completes “Pick this if …”.")
-    _vendor: Any = PrivateAttr(None)
+    _vendor: Vendor | None = PrivateAttr(None)
 
     @property
-    def vendor(self) -> Any:
+    def vendor(self) -> Vendor | None:
         """The column's vendor, once its live version is known (comparisons.selectors)."""
         return self._vendor
 
@@ -143,10 +146,14 @@ class ComparisonDocument(Part):
         return cls.model_validate(data)
 
     @classmethod
-    def build(cls, comparison: Any) -> ComparisonDocument:
+    def build(cls, comparison: working.Comparison) -> ComparisonDocument:
         """The document of a working copy whose rows are prefetched (comparisons.publishing)."""
         criteria = list(comparison.criteria.all())
-        rows = [comparison, *(a for c in criteria for a in c.assessments.all()), *comparison.faqs.all()]
+        rows: list[working.Comparison | working.Assessment | working.ComparisonFAQ] = [
+            comparison,
+            *(a for c in criteria for a in c.assessments.all()),
+            *comparison.faqs.all(),
+        ]
         sources = {source.pk: source for row in rows for source in row.sources.all()}
         return cls.model_validate(
             {
@@ -159,9 +166,10 @@ class ComparisonDocument(Part):
         )
 
 
-def comparison_document_of(version: Any) -> ComparisonDocument:
+def comparison_document_of(version: working.ComparisonVersion) -> ComparisonDocument:
     """The one way to read a published comparison: parsed once, kept on the version."""
-    parsed = getattr(version, "_parsed_document", None)
+    parsed: ComparisonDocument | None = getattr(version, "_parsed_document", None)
     if parsed is None:
-        parsed = version._parsed_document = ComparisonDocument.parse(version.document)
+        parsed = ComparisonDocument.parse(version.document)
+        version._parsed_document = parsed  # type: ignore[attr-defined]  # a cache the model does not declare
     return parsed

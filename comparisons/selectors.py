@@ -1,29 +1,40 @@
 """Side-by-side tables built from the vendors' live versions, in a fixed number of queries."""
 
+from __future__ import annotations
+
+import datetime as dt
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from django.db.models import Count, Q
 from django.urls import reverse
 
 from infra.cache import cached
+from vendors import documents
 from vendors.documents import document_of
-from vendors.models import VendorVersion, score_total, total_max
+from vendors.models import VendorVersion, total_max
 from vendors.selectors import Footnotes, active_axes, live_vendors
+from vendors.verification import PageVerification
 
+from .documents import Assessment, ComparisonDocument, Criterion, Entry
 from .models import MAX_VENDORS, MIN_VENDORS, ComparisonVersion
 
 SLUG = re.compile(r"^[-a-zA-Z0-9_]{1,200}$")
 
 
+type CellItem = documents.Fact | documents.Score | Assessment | _Total | documents.Lane
+
+
 @dataclass
 class Cell:
-    items: list = field(default_factory=list)  # facts, a score or an assessment
+    items: list[CellItem] = field(default_factory=list)  # facts, a score, a total, a lane or an assessment
     leader: bool = False
-    vendor: object = None  # the column's vendor, named in each cell when a phone stacks the table
+    # The column's vendor, named in each cell when a phone stacks the table.
+    vendor: documents.Vendor | None = None
 
     @property
-    def value(self):
+    def value(self) -> int | str | None:
         """The number that decides the row's leader, if the cell has one."""
         item = self.items[0] if self.items else None
         return getattr(item, "mark", None) or getattr(item, "value", None) if item else None
@@ -33,12 +44,12 @@ class Cell:
 class Row:
     label: str
     kind: str  # "facts", "score", "total", "lane", "assessment"
-    cells: list
+    cells: list[Cell]
     note: str = ""
     group: str = "glance"  # "glance", "scores", "lane" or "criteria": the table's sections
 
 
-def mark_leaders(row):
+def mark_leaders(row: Row) -> Row:
     """Mark the cells holding the row's highest number; every tied cell leads."""
     numbers = [cell.value for cell in row.cells if isinstance(cell.value, int)]
     if len(numbers) < 2:
@@ -51,24 +62,24 @@ def mark_leaders(row):
 
 @dataclass
 class Table:
-    vendors: list
-    rows: list
-    sources: list
-    verified_on: list  # per column: the vendor's PageVerification (vendors/verification.py)
+    vendors: list[documents.Vendor]
+    rows: list[Row]
+    sources: list[documents.Source]
+    verified_on: list[PageVerification]  # per column (vendors/verification.py)
     total_max: int
-    entries: list = field(default_factory=list)
+    entries: list[Entry] = field(default_factory=list)
 
     @property
-    def verified_columns(self):
+    def verified_columns(self) -> list[tuple[documents.Vendor, PageVerification]]:
         return list(zip(self.vendors, self.verified_on, strict=True))
 
     # Each legend and heading shows only when the table has what it explains.
     @property
-    def has_leader(self):
+    def has_leader(self) -> bool:
         return any(cell.leader for row in self.rows for cell in row.cells)
 
     @property
-    def has_vendor_stated(self):
+    def has_vendor_stated(self) -> bool:
         return any(
             getattr(item, "vendor_stated", False)
             for row in self.rows
@@ -77,11 +88,11 @@ class Table:
         )
 
     @property
-    def has_picks(self):
+    def has_picks(self) -> bool:
         return any(entry.pick_if for entry in self.entries)
 
 
-def live_vendors_by_slug(slugs):
+def live_vendors_by_slug(slugs: Sequence[str]) -> list[VendorVersion] | None:
     """The live versions of the vendors named, in the order asked; None if any is not live."""
     found = {v.slug: v for v in live_vendors().filter(slug__in=slugs)}
     if len(found) != len(slugs):
@@ -89,7 +100,9 @@ def live_vendors_by_slug(slugs):
     return [found[slug] for slug in slugs]
 
 
-def build_table(versions, *, criteria=(), notes=None):
+def build_table(
+    versions: Sequence[VendorVersion], *, criteria: Sequence[Criterion] = (), notes: Footnotes | None = None
+) -> Table:
     """Rows for every at-a-glance attribute, every active axis, the total, the lane and the criteria.
 
     ``versions`` are the vendors' live versions, one column each. A vendor with nothing
@@ -101,7 +114,8 @@ def build_table(versions, *, criteria=(), notes=None):
     column = {vendor.pk: i for i, vendor in enumerate(vendors)}
     axes = active_axes()
 
-    by_attribute, attributes = {}, {}
+    by_attribute: dict[int, list[Cell]] = {}
+    attributes: dict[int, documents.Attribute] = {}
     for i, page in enumerate(pages):
         for fact in page.facts:
             attributes.setdefault(fact.attribute.pk, fact.attribute)
@@ -117,9 +131,9 @@ def build_table(versions, *, criteria=(), notes=None):
 
     rows = [Row(attributes[pk].name, "facts", cells) for pk, cells in by_attribute.items()]
     rows += [mark_leaders(Row(axis.name, "score", by_axis[axis.pk], group="scores")) for axis in axes]
-    totals = []
-    for i in range(len(vendors)):
-        total = score_total(cells[i].items[0].value for cells in by_axis.values() if cells[i].items)
+    totals: list[Cell] = []
+    for page in pages:
+        total = page.total_on(axes)  # the scores on the active axes, as in the rows above
         totals.append(Cell(items=[_Total(total)] if total is not None else []))
     rows.append(mark_leaders(Row(f"Total / {total_max(len(axes))}", "total", totals, group="scores")))
     rows.append(Row("Lane", "lane", [Cell(items=[vendor.lane]) for vendor in vendors], group="lane"))
@@ -129,7 +143,7 @@ def build_table(versions, *, criteria=(), notes=None):
         for vendor, cell in zip(vendors, row.cells, strict=True):
             cell.vendor = vendor
             for item in cell.items:
-                if hasattr(item, "cited"):
+                if isinstance(item, documents.Claim):
                     notes.cite(item)
     return Table(
         vendors=vendors,
@@ -145,7 +159,13 @@ class _Total:
     value: int
 
 
-def _criterion_row(criterion, vendors, column, by_attribute, by_axis):
+def _criterion_row(
+    criterion: Criterion,
+    vendors: list[documents.Vendor],
+    column: dict[int, int],
+    by_attribute: dict[int, list[Cell]],
+    by_axis: dict[int, list[Cell]],
+) -> Row:
     if criterion.attribute:
         cells = by_attribute.get(criterion.attribute.pk, [Cell() for _ in vendors])
         return Row(
@@ -173,11 +193,11 @@ def _criterion_row(criterion, vendors, column, by_attribute, by_axis):
     return mark_leaders(Row(criterion.name, "assessment", cells, group="criteria"))
 
 
-def live_comparison(*, slug):
+def live_comparison(*, slug: str) -> ComparisonVersion | None:
     return ComparisonVersion.objects.live().filter(slug=slug).first()
 
 
-def published_comparison(*, slug, number):
+def published_comparison(*, slug: str, number: int) -> ComparisonVersion | None:
     """Version ``number`` of the comparison that has (or had) address ``slug``, at its
     permanent address, while the comparison is live (the rule of vendors.selectors.published_version)."""
     ever = ComparisonVersion.objects.filter(slug=slug).values("item_id")
@@ -189,7 +209,7 @@ def published_comparison(*, slug, number):
     )
 
 
-def editorial_table(page, *, at=None):
+def editorial_table(page: ComparisonDocument, *, at: dt.datetime | None = None) -> Table:
     """The comparison's table, its live vendors only, footnotes numbered in page order.
 
     ``page`` is a ComparisonPage read from a version's document (or a working copy's). With
@@ -208,12 +228,12 @@ def editorial_table(page, *, at=None):
         entry._vendor = vendor  # the column's vendor, known once its live version is
     for faq in page.faqs:
         notes.cite(faq)
-    notes.cite(page)
+    notes.cite(page.comparison)
     table.entries = entries
     return table
 
 
-def editorial_for_exact_set(versions):
+def editorial_for_exact_set(versions: Sequence[VendorVersion]) -> ComparisonVersion | None:
     """A live editorial comparison of exactly these vendors, if there is one."""
     ids = [version.item_id for version in versions]
     return (
@@ -231,14 +251,14 @@ def editorial_for_exact_set(versions):
 COMPARISONS_ON_A_PROFILE = 6
 
 
-def live_comparisons_with_vendors():
+def live_comparisons_with_vendors() -> list[ProfileComparison]:
     """Every live comparison (title, summary, address) with its vendors' ids: one query,
     shared by every profile through the content-token cache. Editorial comparisons are
     written by hand, so there are tens of them, not thousands."""
     rows = (
         ComparisonVersion.objects.live().order_by("title").values_list("title", "slug", "summary", "vendors")
     )
-    comparisons = {}
+    comparisons: dict[str, ProfileComparison] = {}
     for title, slug, summary, vendor_id in rows:
         entry = comparisons.setdefault(
             slug, ProfileComparison(title=title, slug=slug, summary=summary, vendor_ids=set())
@@ -253,13 +273,13 @@ class ProfileComparison:
     title: str
     slug: str
     summary: str
-    vendor_ids: set
+    vendor_ids: set[int]
 
-    def get_absolute_url(self):
+    def get_absolute_url(self) -> str:
         return reverse("comparisons:detail", kwargs={"slug": self.slug})
 
 
-def comparisons_for(vendor_id):
+def comparisons_for(vendor_id: int) -> list[ProfileComparison]:
     """Live comparisons for a vendor's profile: those that include it first, then others.
 
     The reference profile lists a comparison it is not part of (Cerebras vs Groq vs
@@ -274,13 +294,13 @@ class SelectionError(ValueError):
     """A visitor's choice of vendors that cannot be compared, in words they can act on."""
 
 
-def canonical_slugs(raw):
+def canonical_slugs(raw: Iterable[str]) -> list[str]:
     """Validate the visitor's picks and return them in the one order every URL uses.
 
     Duplicates collapse; the count must be 2 to 5; each must look like a vendor address.
     Whether each exists and is published is checked afterwards (a 404 either way).
     """
-    slugs = []
+    slugs: list[str] = []
     for slug in raw:
         slug = slug.strip()
         if not slug:
