@@ -5,17 +5,22 @@ live to show (the view answers 404). The vendor list filters with the public lis
 filterset, so the API and the page can never disagree about what a filter means.
 """
 
+from __future__ import annotations
+
+from typing import Any
 from urllib.parse import urlencode
 
 from django.core.paginator import EmptyPage
+from django.http import HttpRequest, QueryDict
 from django.urls import reverse
 
 from comparisons.documents import comparison_document_of
 from comparisons.models import ComparisonVersion
 from comparisons.selectors import editorial_table, live_comparison
+from editorial.models import PublishedVersion
 from vendors.documents import document_of
 from vendors.filters import VendorFilter
-from vendors.models import SCORE_MAX, SCORE_MIN, total_max
+from vendors.models import SCORE_MAX, SCORE_MIN, VendorVersion, total_max
 from vendors.selectors import (
     KeysFirstPaginator,
     active_axes,
@@ -23,6 +28,9 @@ from vendors.selectors import (
     lanes_with_vendor_counts,
     live_vendors,
 )
+from vendors.verification import PageVerification
+
+type Answer = dict[str, Any]  # JSON-ready, shaped like one of api/schemas.py
 
 PAGE_PARAMETERS = ("page", "per_page")
 MULTIPLE = ("lane",)  # the one filter that takes several values (?lane=a&lane=b)
@@ -39,7 +47,7 @@ class NoSuchPage(LookupError):
 # --- Shared pieces -----------------------------------------------------------------------
 
 
-def _verification(verification):
+def _verification(verification: PageVerification) -> Answer:
     """A PageVerification (vendors/verification.py) as the API shows it."""
     return {
         "verified_on": verification.oldest,
@@ -48,7 +56,7 @@ def _verification(verification):
     }
 
 
-def _version(request, version, *, url):
+def _version(request: HttpRequest, version: PublishedVersion, *, url: str) -> Answer:
     return {
         "number": version.number,
         "published_at": version.published_at,
@@ -56,24 +64,24 @@ def _version(request, version, *, url):
     }
 
 
-def _vendor_version_url(slug, number):
+def _vendor_version_url(slug: str, number: int) -> str:
     return reverse("vendors:version", kwargs={"slug": slug, "number": number})
 
 
-def _api_vendor_url(request, slug):
+def _api_vendor_url(request: HttpRequest, slug: str) -> str:
     return request.build_absolute_uri(reverse("api:vendor", kwargs={"slug": slug}))
 
 
 # --- Vendors ---------------------------------------------------------------------------------
 
 
-def vendor_filter(query):
+def vendor_filter(query: QueryDict) -> VendorFilter:
     """The public vendor list's filterset over the live versions, bound to ``query``."""
     queryset = live_vendors().select_related("lane").defer("document", "history", "changes")
     return VendorFilter(query, queryset=queryset)
 
 
-def query_problems(filterset):
+def query_problems(filterset: VendorFilter) -> list[str]:
     """What in the query the filterset refuses, and names it does not know, in words."""
     problems = []
     for name, errors in filterset.form.errors.items():
@@ -92,7 +100,7 @@ def query_problems(filterset):
     return problems
 
 
-def vendor_page(request, *, page, per_page):
+def vendor_page(request: HttpRequest, *, page: int, per_page: int) -> Answer:
     """One page of the vendor list, filtered and sorted as the public list does."""
     filterset = vendor_filter(request.GET)
     filterset.form.is_valid()
@@ -110,9 +118,9 @@ def vendor_page(request, *, page, per_page):
     versions = add_score_cells(shown.object_list, axes=axes)
     most = total_max(len(axes))
 
-    def address(number):
+    def address(number: int) -> str:
         query = request.GET.copy()
-        query["page"] = number
+        query["page"] = str(number)
         return request.build_absolute_uri(f"{request.path}?{query.urlencode()}")
 
     return {
@@ -146,12 +154,12 @@ def vendor_page(request, *, page, per_page):
     }
 
 
-def _live_vendor(slug, *, document=True):
+def _live_vendor(slug: str, *, document: bool = True) -> VendorVersion | None:
     versions = live_vendors().filter(slug=slug)
     return (versions if document else versions.defer("document")).first()
 
 
-def vendor_detail(request, *, slug):
+def vendor_detail(request: HttpRequest, *, slug: str) -> Answer | None:
     """A live profile: its live version's document, and what the site says of it now."""
     version = _live_vendor(slug)
     if version is None:
@@ -172,7 +180,7 @@ def vendor_detail(request, *, slug):
     }
 
 
-def vendor_versions(request, *, slug):
+def vendor_versions(request: HttpRequest, *, slug: str) -> Answer | None:
     """The live version's change log (its ``history``), newest first: what the change log page lists."""
     version = _live_vendor(slug, document=False)
     if version is None:
@@ -200,7 +208,7 @@ def vendor_versions(request, *, slug):
 # --- Lanes and axes --------------------------------------------------------------------------
 
 
-def lanes(request):
+def lanes(request: HttpRequest) -> list[Answer]:
     vendors = reverse("api:vendors")
     return [
         {
@@ -216,7 +224,7 @@ def lanes(request):
     ]
 
 
-def axes():
+def axes() -> list[Answer]:
     return [
         {
             "slug": axis.slug,
@@ -233,7 +241,7 @@ def axes():
 # --- Comparisons -----------------------------------------------------------------------------
 
 
-def comparison_list(request):
+def comparison_list(request: HttpRequest) -> Answer:
     """Every live editorial comparison with its live vendors in column order: two queries."""
     versions = list(ComparisonVersion.objects.live().order_by("title").defer("history", "changes"))
     pages = [comparison_document_of(version) for version in versions]
@@ -268,7 +276,7 @@ def comparison_list(request):
 CRITERION_BASES = {"facts": "attribute", "score": "axis", "assessment": "assessment"}
 
 
-def comparison_detail(request, *, slug):
+def comparison_detail(request: HttpRequest, *, slug: str) -> Answer | None:
     """A live editorial comparison: its document, its live vendors' columns and its own
     criteria as the page lines them up."""
     version = live_comparison(slug=slug)
@@ -284,13 +292,15 @@ def comparison_detail(request, *, slug):
         "sources": {pk: source.model_dump(mode="json") for pk, source in sorted(sources.items())},
         "vendors": [
             {
-                "slug": entry.vendor.slug,
-                "name": entry.vendor.name,
+                "slug": vendor.slug,
+                "name": vendor.name,
                 "pick_if": entry.pick_if,
                 "verification": _verification(verification),
-                "api_url": _api_vendor_url(request, entry.vendor.slug),
+                "api_url": _api_vendor_url(request, vendor.slug),
             }
-            for entry, verification in zip(table.entries, table.verified_on, strict=True)
+            for entry, vendor, verification in zip(
+                table.entries, table.vendors, table.verified_on, strict=True
+            )
         ],
         "table": [
             {
@@ -298,8 +308,8 @@ def comparison_detail(request, *, slug):
                 "based_on": CRITERION_BASES[row.kind],
                 "basis": row.note,
                 "cells": [
-                    {"vendor": cell.vendor.slug, "leader": cell.leader, "values": cell.items}
-                    for cell in row.cells
+                    {"vendor": vendor.slug, "leader": cell.leader, "values": cell.items}
+                    for vendor, cell in zip(table.vendors, row.cells, strict=True)
                 ],
             }
             for row in rows

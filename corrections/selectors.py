@@ -1,5 +1,7 @@
 """What a reader can point at on a live page: its parts, as the correction form offers them."""
 
+from __future__ import annotations
+
 from dataclasses import dataclass
 
 from comparisons.documents import comparison_document_of
@@ -17,25 +19,25 @@ class Target:
 
     name: str
     url: str
-    parts: list  # [(value, label)], OTHER last
+    parts: list[tuple[str, str]]  # [(value, label)], OTHER last
     vendor_id: int | None = None
     comparison_id: int | None = None
 
-    def fact_id(self, value):
+    def fact_id(self, value: str) -> int | None:
         """The fact a part names ("fact-12"), or None."""
         kind, _, pk = value.partition("-")
         return int(pk) if kind == "fact" and pk.isdigit() else None
 
-    def label(self, value):
+    def label(self, value: str) -> str:
         return dict(self.parts)[value]
 
 
-def _short(text):
+def _short(text: object) -> str:
     text = " ".join(str(text).split())
     return text if len(text) <= LABEL_LENGTH else text[: LABEL_LENGTH - 1].rstrip() + "…"
 
 
-def vendor_target(*, slug):
+def vendor_target(*, slug: str) -> Target | None:
     """The live profile at ``slug``, or None."""
     version = live_version(slug=slug)
     if version is None:
@@ -50,7 +52,7 @@ def vendor_target(*, slug):
     )
 
 
-def comparison_target(*, slug):
+def comparison_target(*, slug: str) -> Target | None:
     """The live editorial comparison at ``slug``, or None."""
     version = ComparisonVersion.objects.live().filter(slug=slug).first()
     if version is None:

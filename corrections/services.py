@@ -1,5 +1,9 @@
 """Writes: a reader sends a correction; an editor accepts or rejects it."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from django.db import transaction
 from django.utils import timezone
 
@@ -7,11 +11,20 @@ from vendors.models import Fact
 
 from .models import Correction
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
-def submit_correction(*, target, part, problem, source_url, email=""):
+    from .selectors import Target
+
+
+def submit_correction(
+    *, target: Target, part: str, problem: str, source_url: str, email: str = ""
+) -> Correction:
     """Store a reader's correction of ``target`` (corrections.selectors.Target) for the editors."""
     fact_id = target.fact_id(part)
-    fact = Fact.objects.filter(pk=fact_id, vendor_id=target.vendor_id).first() if fact_id else None
+    fact = None
+    if fact_id and target.vendor_id is not None:  # a profile's fact, never one named on another page
+        fact = Fact.objects.filter(pk=fact_id, vendor_id=target.vendor_id).first()
     return Correction.objects.create(
         vendor_id=target.vendor_id,
         comparison_id=target.comparison_id,
@@ -28,7 +41,7 @@ class AlreadyDecided(Exception):
 
 
 @transaction.atomic
-def decide(*, correction, user, accept, note=""):
+def decide(*, correction: Correction, user: User, accept: bool, note: str = "") -> Correction:
     """Accept or reject an open correction, saying who and when. Deciding twice is refused."""
     locked = Correction.objects.select_for_update().get(pk=correction.pk)
     if locked.status != Correction.Status.NEW:

@@ -12,9 +12,13 @@ stores those entries when the version is written and ranks them for a query.
 When no entry holds every word, the search widens to entries holding any of them, and says so.
 """
 
+from __future__ import annotations
+
 import re
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from django.contrib.postgres.search import (
     SearchQuery,
@@ -23,17 +27,33 @@ from django.contrib.postgres.search import (
     TrigramWordSimilarity,
 )
 from django.db import connection
-from django.db.models import Case, Count, F, FloatField, IntegerField, Q, Value, When, Window
+from django.db.models import (
+    Case,
+    Count,
+    Expression,
+    F,
+    FloatField,
+    IntegerField,
+    Q,
+    QuerySet,
+    Value,
+    When,
+    Window,
+)
 from django.db.models.functions import RowNumber
 from django.utils import timezone
 from django.utils.html import escape
-from django.utils.safestring import mark_safe
+from django.utils.safestring import SafeString, mark_safe
 
 from comparisons.models import ComparisonVersion
 from editorial.registry import publications
 from vendors.models import VendorVersion
 
 from .models import SearchEntry
+
+if TYPE_CHECKING:
+    from editorial.models import PublishedVersion
+    from editorial.registry import Publication
 
 MAX_QUERY_LENGTH = 200  # characters searched; the rest of a longer query is dropped, saying so
 MAX_TERMS = 12
@@ -52,7 +72,7 @@ VERSION_FIELD = {
 # Indexing -------------------------------------------------------------------------------
 
 
-def index_version(publication, version):
+def index_version(publication: Publication, version: PublishedVersion) -> None:
     """Store what search finds in a newly written version (called for every version)."""
     column = VERSION_FIELD[version._meta.label_lower]
     item = version.item_id
@@ -66,13 +86,21 @@ def index_version(publication, version):
 VECTOR_BATCH = 2000  # search entries whose vectors one statement fills when all are indexed again
 
 
-def index_all(*, entry_model=SearchEntry, get_model=None):
-    """Index every version that is live or still to come (a migration's or a rebuild's job)."""
+def index_all(
+    *,
+    entry_model: type[SearchEntry] = SearchEntry,
+    get_model: Callable[[str, str], Any] | None = None,
+) -> None:
+    """Index every version that is live or still to come (a migration's or a rebuild's job).
+
+    A migration passes its historical ``SearchEntry`` and its ``apps.get_model``."""
     now = timezone.now()
     entry_model.objects.all().delete()
     for publication in publications():
         label = publication.version_model._meta.label_lower
-        model = get_model(*label.split(".")) if get_model else publication.version_model
+        model: type[PublishedVersion] = (
+            get_model(*label.split(".")) if get_model else publication.version_model
+        )
         current = model.objects.filter(Q(superseded_at__isnull=True) | Q(superseded_at__gt=now))
         for pk, document in current.values_list("pk", "document").iterator(chunk_size=200):
             _store(entry_model, VERSION_FIELD[label], pk, publication.search_entries(document), vectors=False)
@@ -84,7 +112,14 @@ def index_all(*, entry_model=SearchEntry, get_model=None):
         _fill_vectors(batch.filter(pk__lt=end) if end is not None else batch)
 
 
-def _store(entry_model, column, version_pk, entries, *, vectors=True):
+def _store(
+    entry_model: type[SearchEntry],
+    column: str,
+    version_pk: int,
+    entries: Iterable[dict[str, Any]],
+    *,
+    vectors: bool = True,
+) -> None:
     made = entry_model.objects.bulk_create(
         entry_model(
             **{f"{column}_id": version_pk},
@@ -102,7 +137,7 @@ def _store(entry_model, column, version_pk, entries, *, vectors=True):
         _fill_vectors(entry_model.objects.filter(**{f"{column}_id": version_pk}))
 
 
-def _fill_vectors(queryset):
+def _fill_vectors(queryset: QuerySet[SearchEntry]) -> None:
     if connection.vendor != "postgresql":
         return
     queryset.update(
@@ -129,27 +164,27 @@ class Group:
     kind: str
     label: str
     total: int
-    hits: list = field(default_factory=list)
+    hits: list[Hit] = field(default_factory=list)
 
     @property
-    def more(self):
+    def more(self) -> int:
         return self.total - len(self.hits)
 
 
 @dataclass
 class Results:
     query: str  # what was searched, after cleaning
-    notices: list = field(default_factory=list)
-    groups: list = field(default_factory=list)
+    notices: list[str] = field(default_factory=list)
+    groups: list[Group] = field(default_factory=list)
     searched: bool = False  # the query had words to search for
     widened: bool = False  # no entry held every word: these hold some of them
 
     @property
-    def total(self):
+    def total(self) -> int:
         return sum(group.total for group in self.groups)
 
 
-def clean_query(raw):
+def clean_query(raw: str | None) -> tuple[str, list[str]]:
     """(query, notices): control characters (NUL included) removed, spaces collapsed, cut
     to MAX_QUERY_LENGTH characters. Nothing else about a query is refused."""
     notices = []
@@ -160,12 +195,12 @@ def clean_query(raw):
     return text, notices
 
 
-def search_terms(text):
+def search_terms(text: str) -> list[str]:
     """The words of a query: letters and digits, at most MAX_TERMS of them."""
     return re.findall(r"\w+", text)[:MAX_TERMS]
 
 
-def search(raw):
+def search(raw: str | None) -> Results:
     """What is live and matches ``raw``, grouped by kind of result, best first."""
     text, notices = clean_query(raw)
     results = Results(query=text, notices=notices)
@@ -183,14 +218,25 @@ def search(raw):
     return results
 
 
-def live_entries():
+def live_entries() -> QuerySet[SearchEntry]:
     return SearchEntry.objects.filter(
         Q(vendor_version__in=VendorVersion.objects.live().values("pk"))
         | Q(comparison_version__in=ComparisonVersion.objects.live().values("pk"))
     )
 
 
-def _matches(text, terms, *, every_word):
+class Match(TypedDict):
+    """A search entry found, as ``_matches`` reads it."""
+
+    kind: str
+    title: str
+    page: str
+    url: str
+    body: str
+    kind_total: int  # entries of its kind found
+
+
+def _matches(text: str, terms: Sequence[str], *, every_word: bool) -> list[Match]:
     if connection.vendor == "postgresql":
         entries = _postgres_matches(text, terms, every_word=every_word)
     else:
@@ -209,12 +255,12 @@ def _matches(text, terms, *, every_word):
     )
 
 
-def _postgres_matches(text, terms, *, every_word):
+def _postgres_matches(text: str, terms: Sequence[str], *, every_word: bool) -> QuerySet[SearchEntry]:
     if every_word:
         query = SearchQuery(text, search_type="websearch", config=CONFIG)
         # A single word may be misspelt ("trainum"); of several, each must be found as typed.
         similar = Q(title__trigram_word_similar=text) if len(terms) == 1 else Q(pk__in=[])
-        likeness = TrigramWordSimilarity(text, "title")
+        likeness: Expression = TrigramWordSimilarity(text, "title")
     else:
         query = SearchQuery(terms[0], config=CONFIG)
         for term in terms[1:]:
@@ -231,9 +277,9 @@ def _postgres_matches(text, terms, *, every_word):
     )
 
 
-def _fallback_matches(terms, *, every_word):
+def _fallback_matches(terms: Sequence[str], *, every_word: bool) -> QuerySet[SearchEntry]:
     matched = Q() if every_word else Q(pk__in=[])
-    score = Value(0.0, output_field=FloatField())
+    score: Expression = Value(0.0, output_field=FloatField())
     for term in terms:
         found = Q(title__icontains=term) | Q(keywords__icontains=term) | Q(body__icontains=term)
         matched = (matched & found) if every_word else (matched | found)
@@ -249,9 +295,9 @@ def _fallback_matches(terms, *, every_word):
     return live_entries().filter(matched).annotate(score=score)
 
 
-def _grouped(rows, terms):
+def _grouped(rows: Iterable[Match], terms: Sequence[str]) -> list[Group]:
     labels = dict(SearchEntry.Kind.choices)
-    groups = {}
+    groups: dict[str, Group] = {}
     for row in rows:
         group = groups.get(row["kind"])
         if group is None:
@@ -269,19 +315,19 @@ def _grouped(rows, terms):
     return sorted(groups.values(), key=lambda group: order.index(group.kind))
 
 
-def _word_pattern(terms):
+def _word_pattern(terms: Sequence[str]) -> re.Pattern[str]:
     # A word's start is enough ("infer" marks "inference"), as English stemming would match.
     stems = sorted({term[: max(4, len(term) - 2)] for term in terms}, key=len, reverse=True)
     return re.compile(r"\b(" + "|".join(re.escape(stem) for stem in stems) + r")\w*", re.IGNORECASE)
 
 
-def highlight(text, terms):
+def highlight(text: str, terms: Sequence[str]) -> SafeString:
     """A short passage of ``text`` around the first word searched for, the words marked.
 
     The text is escaped before anything is marked: nothing an editor typed runs as HTML."""
     words = text.split()
     if not words:
-        return ""
+        return SafeString("")
     pattern = _word_pattern(terms)
     first = next((i for i, word in enumerate(words) if pattern.search(word)), 0)
     start = max(0, first - SNIPPET_WORDS // 3)

@@ -1,19 +1,24 @@
 """What the downloads read: live published versions only, in a fixed number of queries."""
 
-from comparisons.documents import comparison_document_of
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from comparisons.documents import ComparisonDocument, comparison_document_of
 from comparisons.models import ComparisonVersion
 from comparisons.selectors import live_comparison
-from vendors.models import VersionScore
+from editorial.models import VersionQuerySet
+from vendors.models import Axis, VendorVersion, VersionScore
 from vendors.selectors import lanes_with_vendor_counts, live_vendors, rankings
 
 __all__ = ["lanes_with_vendor_counts", "live_comparison"]
 
 
-def live_comparisons():
+def live_comparisons() -> VersionQuerySet[ComparisonVersion]:
     return ComparisonVersion.objects.live().defer("history", "changes").order_by("title", "pk")
 
 
-def comparison_columns(pages):
+def comparison_columns(pages: Sequence[ComparisonDocument]) -> dict[int, list[VendorVersion]]:
     """{comparison pk: [its vendors' live versions, in column order]} for many comparisons in
     one query; a vendor that is not live has no column, as on the page."""
     ids = {entry.vendor_id for page in pages for entry in page.entries}
@@ -27,7 +32,7 @@ def comparison_columns(pages):
     }
 
 
-def ranked_vendors(*, axes):
+def ranked_vendors(*, axes: Sequence[Axis]) -> tuple[list[VendorVersion], dict[tuple[int, int], int]]:
     """Every live vendor in the rankings' editorial order, and {(version pk, axis pk): score}:
     two queries, whatever the catalogue holds."""
     versions = list(rankings(sort="-total", axes=axes)[0])
@@ -40,10 +45,10 @@ def ranked_vendors(*, axes):
     return versions, scores
 
 
-def vendor_versions_with_documents():
+def vendor_versions_with_documents() -> VersionQuerySet[VendorVersion]:
     """Every live vendor's version, document included, by name: the whole-site dump."""
     return live_vendors().select_related("lane").defer("history", "changes").order_by("name", "pk")
 
 
-def read_comparisons(versions):
+def read_comparisons(versions: Iterable[ComparisonVersion]) -> list[ComparisonDocument]:
     return [comparison_document_of(version) for version in versions]
