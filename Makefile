@@ -37,7 +37,8 @@ run: $(VENV)/.installed
 test: $(VENV)/.installed
 	SECRET_KEY=test-only-secret-key DEBUG=1 $(BIN)/python -m pytest $(PYTEST_ARGS)
 
-## What CI checks besides the tests (lint-imports: the layers in pyproject.toml)
+## What CI checks besides the tests (lint-imports: the layers in pyproject.toml; mypy: the
+## type hints on services, selectors and documents, [tool.mypy] there)
 CHECK_ENV := SECRET_KEY=check-only-secret-key-long-enough-for-the-production-rule-0123456789 \
 	ALLOWED_HOSTS=chipsite.example.com
 check: $(VENV)/.installed
@@ -46,9 +47,10 @@ check: $(VENV)/.installed
 	$(BIN)/python -m ruff check .
 	$(BIN)/python -m ruff format --check .
 	$(BIN)/lint-imports
+	$(CHECK_ENV) $(BIN)/mypy
 
 clean:
-	rm -rf $(VENV) db.sqlite3 staticfiles .pytest_cache
+	rm -rf $(VENV) db.sqlite3 staticfiles .pytest_cache .mypy_cache
 
 ## The site under load (gunicorn, wrk, PostgreSQL, Redis) at 10, 1,000 and 10,000 vendors:
 ## writes docs/benchmarks.md
