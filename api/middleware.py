@@ -99,4 +99,7 @@ class ApiMiddleware:
     def _cors(request, response):
         response["Access-Control-Allow-Origin"] = "*"
         response["Access-Control-Expose-Headers"] = "ETag, Retry-After"
+        # Any origin may read the API, so the resource policy says so too. (It only governs
+        # loads without CORS, e.g. from a cross-origin-isolated page; the answers are public.)
+        response["Cross-Origin-Resource-Policy"] = "cross-origin"
         return response

@@ -12,6 +12,7 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 
+from infra.files import add_static_headers
 from infra.release import release
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -76,6 +77,7 @@ MIDDLEWARE = [
     "infra.outage.OutageMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "infra.middleware.PermissionsPolicyMiddleware",
+    "infra.middleware.CrossOriginResourcePolicyMiddleware",  # outside whitenoise: static files too
     "infra.middleware.AdminInputMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "infra.cache.PublicGZipMiddleware",
@@ -253,6 +255,11 @@ SECURE_CSP = {
 
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
+# Sent by infra.middleware.CrossOriginResourcePolicyMiddleware (Django has no setting for it);
+# the read API and logos, which other sites may use, say "cross-origin".
+CROSS_ORIGIN_RESOURCE_POLICY = "same-origin"
+# Static files carry a CSP of their own, nosniff and the resource policy (infra/files.py).
+WHITENOISE_ADD_HEADERS_FUNCTION = add_static_headers
 X_FRAME_OPTIONS = "DENY"
 SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", not DEBUG)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE

@@ -4,6 +4,8 @@ whitenoise serves static files only. With one app server (or several sharing MED
 media on S3-compatible storage) this view is the one path that works with no web server
 config: it reads through ``default_storage``. Logo names are random and never reused, so a
 file may be cached for a year; a CDN in front of ``/media/`` then takes the load.
+
+A logo carries the headers of every file served as it is (infra/files.py).
 """
 
 import mimetypes
@@ -12,6 +14,8 @@ import posixpath
 from django.core.files.storage import default_storage
 from django.http import FileResponse, Http404
 from django.views.decorators.http import require_safe
+
+from .files import file_headers
 
 SERVED_FOLDERS = ("logos/",)  # what editors upload; nothing else under MEDIA_ROOT is public
 
@@ -28,4 +32,8 @@ def serve_media(request, name):
     content_type = mimetypes.guess_type(clean)[0] or "application/octet-stream"
     response = FileResponse(handle, content_type=content_type)
     response["Cache-Control"] = "public, max-age=31536000, immutable"
+    # The read API hands out logo addresses (``logo_url``) for any site to show, as <img>, a
+    # request without CORS that a same-origin policy would block: logos may be embedded anywhere.
+    for header, value in file_headers(cross_origin_resource_policy="cross-origin").items():
+        response[header] = value
     return response

@@ -21,6 +21,20 @@ class PermissionsPolicyMiddleware:
         return response
 
 
+class CrossOriginResourcePolicyMiddleware:
+    """``Cross-Origin-Resource-Policy`` from settings.CROSS_ORIGIN_RESOURCE_POLICY on every answer
+    that does not name its own (the read API and logos say ``cross-origin``): other sites may
+    link to our pages but not load them into theirs as images, scripts or the like."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        response.headers.setdefault("Cross-Origin-Resource-Policy", settings.CROSS_ORIGIN_RESOURCE_POLICY)
+        return response
+
+
 class AnonymousBodyLimitMiddleware:
     """Refuse, unread, a request body over settings.ANONYMOUS_MAX_BODY_BYTES from anyone not
     signed in: the only form visitors post is the sign-in form, a few hundred bytes. Signed-in
