@@ -9,17 +9,25 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, Final, Literal
+from typing import TYPE_CHECKING
 
 from django.urls import reverse
-from pydantic import AliasChoices, AliasPath, ConfigDict, Field, PrivateAttr, field_validator, model_validator
+from pydantic import AliasChoices, AliasPath, Field, PrivateAttr, field_validator
 
-from vendors.documents import FAQ, Attribute, Axis, Claim, Part, Source, Vendor, related_rows
+from vendors.documents import (
+    FAQ,
+    Attribute,
+    Axis,
+    Claim,
+    Part,
+    PublishedDocument,
+    Source,
+    Vendor,
+    related_rows,
+)
 
 if TYPE_CHECKING:
     from . import models as working  # the working copy's rows, which share these classes' names
-
-SCHEMA: Final = 2
 
 
 class Entry(Part):
@@ -69,25 +77,13 @@ class ComparisonText(Claim):
     verified_on: dt.date | None
 
 
-class ComparisonDocument(Part):
+class ComparisonDocument(PublishedDocument):
     """A comparison as published (schema 2)."""
 
-    model_config = ConfigDict(frozen=True, from_attributes=True, extra="forbid", populate_by_name=True)
-
-    schema_: Literal[2] = Field(SCHEMA, alias="schema", description="This document's schema version.")
     comparison: ComparisonText
     entries: list[Entry] = Field(description="Its vendors, in column order.")
     criteria: list[Criterion]
     faqs: list[FAQ]
-    sources: dict[int, Source] = Field(description="Every source cited, by id.")
-
-    @model_validator(mode="after")
-    def _resolve(self) -> ComparisonDocument:
-        for pk, source in self.sources.items():
-            source._pk = pk
-        for row in self.claims():
-            row._cited = [self.sources[pk] for pk in row.sources]
-        return self
 
     def claims(self) -> Iterable[Claim]:
         yield self.comparison
@@ -138,13 +134,6 @@ class ComparisonDocument(Part):
     def __str__(self) -> str:
         return self.title
 
-    def as_json(self) -> dict[str, Any]:
-        return self.model_dump(mode="json", by_alias=True, exclude_computed_fields=True)
-
-    @classmethod
-    def parse(cls, data: dict[str, Any]) -> ComparisonDocument:
-        return cls.model_validate(data)
-
     @classmethod
     def build(cls, comparison: working.Comparison) -> ComparisonDocument:
         """The document of a working copy whose rows are prefetched (comparisons.publishing)."""
@@ -154,22 +143,15 @@ class ComparisonDocument(Part):
             *(a for c in criteria for a in c.assessments.all()),
             *comparison.faqs.all(),
         ]
-        sources = {source.pk: source for row in rows for source in row.sources.all()}
         return cls.model_validate(
             {
                 "comparison": comparison,
                 "entries": list(comparison.entries.all()),
                 "criteria": criteria,
                 "faqs": list(comparison.faqs.all()),
-                "sources": dict(sorted(sources.items())),
+                "sources": cls.cited_by(rows),
             }
         )
 
 
-def comparison_document_of(version: working.ComparisonVersion) -> ComparisonDocument:
-    """The one way to read a published comparison: parsed once, kept on the version."""
-    parsed: ComparisonDocument | None = getattr(version, "_parsed_document", None)
-    if parsed is None:
-        parsed = ComparisonDocument.parse(version.document)
-        version._parsed_document = parsed  # type: ignore[attr-defined]  # a cache the model does not declare
-    return parsed
+comparison_document_of = ComparisonDocument.of  # the comparison pages, API, downloads and corrections

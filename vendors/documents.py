@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any, Final, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Final, Literal, Protocol, Self
 
 from django.conf import settings
 from django.db.models.fields.files import FieldFile
@@ -231,22 +231,22 @@ class HasAxis(Protocol):
     pk: int
 
 
-class VendorDocument(Part):
-    """A profile as published (schema 2)."""
+class PublishedDocument(Part):
+    """What every kind of published document is (profiles here, comparisons in their app):
+    schema 2, the sources it cites by id, and rows that cite them. On read each row gets its
+    cited sources and, when it is verified, whether it is stale today (vendors/freshness.py)."""
 
     model_config = ConfigDict(frozen=True, from_attributes=True, extra="forbid", populate_by_name=True)
 
     schema_: Literal[2] = Field(SCHEMA, alias="schema", description="This document's schema version.")
-    vendor: Vendor
-    facts: list[Fact] = Field(description="In the shared order of the at-a-glance labels.")
-    events: list[Event]
-    scores: list[Score] = Field(description="Every score as published, on any axis, in the axes' order.")
-    faqs: list[FAQ]
     sources: dict[int, Source] = Field(description="Every source cited, by id.")
 
+    def claims(self) -> Iterable[Claim]:
+        """Every row that cites sources."""
+        raise NotImplementedError
+
     @model_validator(mode="after")
-    def _resolve(self) -> VendorDocument:
-        """Each row's cited sources, and whether it is stale today (the one rule)."""
+    def _resolve(self) -> Self:
         for pk, source in self.sources.items():
             source._pk = pk
         cutoff = stale_before()
@@ -261,6 +261,38 @@ class VendorDocument(Part):
                     cutoff=cutoff,
                 )
         return self
+
+    def as_json(self) -> dict[str, Any]:
+        """What a version stores."""
+        return self.model_dump(mode="json", by_alias=True, exclude_computed_fields=True)
+
+    @classmethod
+    def parse(cls, data: dict[str, Any]) -> Self:
+        return cls.model_validate(data)
+
+    @classmethod
+    def of(cls, version: Any) -> Self:
+        """The one way to read a published version: parsed once, kept on the version."""
+        parsed: Self | None = getattr(version, "_parsed_document", None)
+        if parsed is None:
+            parsed = cls.parse(version.document)
+            version._parsed_document = parsed  # a cache the model does not declare
+        return parsed
+
+    @staticmethod
+    def cited_by(rows: Iterable[Any]) -> dict[int, Any]:
+        """The sources a working copy's rows cite, by id in id order (for ``build``)."""
+        return dict(sorted({source.pk: source for row in rows for source in row.sources.all()}.items()))
+
+
+class VendorDocument(PublishedDocument):
+    """A profile as published (schema 2)."""
+
+    vendor: Vendor
+    facts: list[Fact] = Field(description="In the shared order of the at-a-glance labels.")
+    events: list[Event]
+    scores: list[Score] = Field(description="Every score as published, on any axis, in the axes' order.")
+    faqs: list[FAQ]
 
     def claims(self) -> Iterable[Claim]:
         yield from self.facts
@@ -287,14 +319,6 @@ class VendorDocument(Part):
         """The sum of the scores on ``axes`` (the active ones), None when it has none."""
         return score_total(score.value for _, score in self.scores_on(axes) if score)
 
-    def as_json(self) -> dict[str, Any]:
-        """What a version stores."""
-        return self.model_dump(mode="json", by_alias=True, exclude_computed_fields=True)
-
-    @classmethod
-    def parse(cls, data: dict[str, Any]) -> VendorDocument:
-        return cls.model_validate(data)
-
     @classmethod
     def build(cls, vendor: working.Vendor) -> VendorDocument:
         """The document of a working copy whose rows are prefetched (vendors.publishing)."""
@@ -304,7 +328,6 @@ class VendorDocument(Part):
             *vendor.scores.all(),
             *vendor.faqs.all(),
         ]
-        sources = {source.pk: source for row in rows for source in row.sources.all()}
         return cls.model_validate(
             {
                 "vendor": vendor,
@@ -312,15 +335,9 @@ class VendorDocument(Part):
                 "events": list(vendor.events.all()),
                 "scores": sorted(vendor.scores.all(), key=lambda s: (s.axis.position, s.axis.name)),
                 "faqs": list(vendor.faqs.all()),
-                "sources": dict(sorted(sources.items())),
+                "sources": cls.cited_by(rows),
             }
         )
 
 
-def document_of(version: working.VendorVersion) -> VendorDocument:
-    """The one way to read a published version: parsed once, kept on the version."""
-    parsed: VendorDocument | None = getattr(version, "_parsed_document", None)
-    if parsed is None:
-        parsed = VendorDocument.parse(version.document)
-        version._parsed_document = parsed  # type: ignore[attr-defined]  # a cache the model does not declare
-    return parsed
+document_of = VendorDocument.of  # the profile pages, API, downloads and corrections read through it
