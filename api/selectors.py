@@ -20,11 +20,10 @@ from comparisons.selectors import editorial_table, live_comparison
 from editorial.models import PublishedVersion
 from vendors.documents import document_of
 from vendors.filters import VendorFilter
+from vendors.listings import KeysFirstPaginator, add_score_cells
 from vendors.models import SCORE_MAX, SCORE_MIN, VendorVersion, total_max
 from vendors.selectors import (
-    KeysFirstPaginator,
     active_axes,
-    add_score_cells,
     lanes_with_vendor_counts,
     live_vendors,
 )

@@ -8,8 +8,9 @@ from comparisons.documents import ComparisonDocument, comparison_document_of
 from comparisons.models import ComparisonVersion
 from comparisons.selectors import live_comparison
 from editorial.models import VersionQuerySet
+from vendors.listings import rankings
 from vendors.models import Axis, VendorVersion, VersionScore
-from vendors.selectors import lanes_with_vendor_counts, live_vendors, rankings
+from vendors.selectors import lanes_with_vendor_counts, live_vendors
 
 __all__ = ["lanes_with_vendor_counts", "live_comparison"]
 

@@ -3,7 +3,8 @@ from django.views.generic import TemplateView
 
 from comparisons.documents import comparison_document_of
 from infra.cache import cached
-from vendors.selectors import KeysFirstPaginator, active_axes, live_version
+from vendors.listings import KeysFirstPaginator
+from vendors.selectors import active_axes, live_version
 
 from . import exports, files, selectors
 

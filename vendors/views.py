@@ -6,7 +6,7 @@ from django_filters.views import FilterView
 from editorial.registry import publication_for
 from editorial.views import PublishedPageMixin
 
-from . import selectors
+from . import listings, selectors
 from .citation import Citation, citation_response
 from .documents import VendorDocument, document_of
 from .filters import VendorFilter
@@ -130,12 +130,12 @@ class RankingsView(TemplateView):
         axes = selectors.active_axes()
         self.weights = weights = read_weights(self.request.GET, axes=axes)
         if weights.given:
-            vendors, sort, asked = selectors.weighted_rankings(weights=weights.by_axis, axes=axes), None, None
+            vendors, sort, asked = listings.weighted_rankings(weights=weights.by_axis, axes=axes), None, None
         else:
             asked = self.request.GET.get("sort", "-total")[:60]
-            vendors, sort = selectors.rankings(sort=asked, axes=axes)
-        page = selectors.KeysFirstPaginator(vendors, RANKINGS_PER_PAGE).get_page(self.request.GET.get("page"))
-        selectors.add_score_cells(page.object_list, axes=axes)
+            vendors, sort = listings.rankings(sort=asked, axes=axes)
+        page = listings.KeysFirstPaginator(vendors, RANKINGS_PER_PAGE).get_page(self.request.GET.get("page"))
+        listings.add_score_cells(page.object_list, axes=axes)
         context.update(
             axes=axes,
             page_obj=page,
@@ -186,8 +186,8 @@ class LaneDetailView(DetailView):
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        vendors = selectors.lane_vendors(self.object)
-        context["page_obj"] = selectors.KeysFirstPaginator(vendors, LANE_PER_PAGE).get_page(
+        vendors = listings.lane_vendors(self.object)
+        context["page_obj"] = listings.KeysFirstPaginator(vendors, LANE_PER_PAGE).get_page(
             self.request.GET.get("page")
         )
         context["total_max"] = selectors.active_total_max()
@@ -212,7 +212,7 @@ class VendorListView(FilterView):
 
     def paginate_queryset(self, queryset, page_size):
         """A page number that is not one (``-1``, ``abc``, ``999``) shows the nearest real page."""
-        paginator = selectors.KeysFirstPaginator(queryset, page_size)
+        paginator = listings.KeysFirstPaginator(queryset, page_size)
         page = paginator.get_page(self.request.GET.get("page"))
         return paginator, page, page.object_list, page.has_other_pages()
 

@@ -1,0 +1,126 @@
+"""The lists' reads: rankings (editorial or by a reader's weights), lane pages and the
+vendor list, each a queryset of live versions to paginate with KeysFirstPaginator, whose
+keys come from the sort indexes alone however deep the page. The profile's reads, and
+what every page shares, are in vendors/selectors.py."""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Iterable, Mapping, Sequence
+from functools import reduce
+from typing import TYPE_CHECKING, cast
+
+from django.core.paginator import Page, Paginator
+from django.db.models import Case, F, FilteredRelation, IntegerField, Q, QuerySet, Value, When
+from django.db.models.functions import Coalesce
+
+from editorial.models import VersionQuerySet
+
+from .models import Axis, Lane, VendorVersion, VersionScore
+from .selectors import ScoreCells, live_vendors
+
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations
+
+    type ScoredVersion = WithAnnotations[VendorVersion, ScoreCells]
+
+
+class KeysFirstPaginator(Paginator):  # of VendorVersion (Paginator takes no [] at run time)
+    """Reads a page's keys first, then the page's rows by key (a "deferred join").
+
+    However deep the page, the keys come from the sort index alone (an index-only scan:
+    the sort indexes carry the live-span columns), and only the page's own rows are read.
+    """
+
+    object_list: QuerySet[VendorVersion]
+
+    def page(self, number: int | str) -> Page[VendorVersion]:
+        number = self.validate_number(number)
+        bottom = (number - 1) * self.per_page
+        top = bottom + self.per_page
+        if top + self.orphans >= self.count:
+            top = self.count
+        keys = self.object_list.values("pk")[bottom:top]
+        # Django's hook for the Page class, which django-stubs does not declare.
+        page: Page[VendorVersion] = self._get_page(  # type: ignore[attr-defined]
+            self.object_list.filter(pk__in=keys), number, self
+        )
+        return page
+
+
+RANKING_SORTS = {"name": "name", "lane": "lane__position", "total": "total", "verified": "verified_on"}
+
+
+def rankings(
+    *, sort: str = "-total", axes: Sequence[Axis]
+) -> tuple[VersionQuerySet[VendorVersion], str | None]:
+    """Live vendors sorted on the server, as a queryset to paginate.
+
+    ``sort`` is a key of RANKING_SORTS or ``axis-<slug>``, with a leading "-" for
+    descending. Vendors with no value sort last either way. Returns (vendors, sort
+    actually used): an unknown sort falls back to the default.
+    """
+    queryset = live_vendors().select_related("lane").defer("document", "history", "changes")
+    descending = sort.startswith("-")
+    key = sort.removeprefix("-")
+    axis_slugs = {f"axis-{axis.slug}": axis for axis in axes}
+    if key in axis_slugs:
+        # A LEFT JOIN on the axis's score (indexed on axis, value), so vendors it has not
+        # scored stay in the list, last.
+        queryset = queryset.annotate(
+            axis_score=FilteredRelation("scores", condition=Q(scores__axis=axis_slugs[key]))
+        ).annotate(sort_value=F("axis_score__value"))
+        expression = F("sort_value")
+    elif key in RANKING_SORTS:
+        expression = F(RANKING_SORTS[key])
+    else:
+        return rankings(sort="-total", axes=axes)[0], None
+    ordered = expression.desc(nulls_last=True) if descending else expression.asc(nulls_last=True)
+    return queryset.order_by(ordered, "name", "pk"), sort
+
+
+def weighted_rankings(*, weights: Mapping[int, int], axes: Sequence[Axis]) -> VersionQuerySet[VendorVersion]:
+    """Live vendors ordered by a reader's weights (vendors/weights.py), as a queryset to paginate.
+
+    Each version gets ``weighted``: the sum of weight × score over the active axes (a score
+    it lacks counts 0), None for a vendor with no score at all, which therefore comes after
+    every scored one. Ties fall back to the editorial total, then the name, then the id, so
+    the same weights give the same order to anyone.
+    """
+    queryset = live_vendors().select_related("lane").defer("document", "history", "changes")
+    terms = []
+    for axis in axes:
+        weight = weights.get(axis.pk, 0)
+        if not weight:
+            continue
+        name = f"weighted_axis_{axis.pk}"
+        queryset = queryset.alias(**{name: FilteredRelation("scores", condition=Q(scores__axis=axis))})
+        terms.append(Coalesce(F(f"{name}__value"), 0) * Value(weight))
+    weighted_sum = reduce(operator.add, terms) if terms else Value(0)
+    weighted = Case(
+        When(total__isnull=True, then=Value(None)), default=weighted_sum, output_field=IntegerField()
+    )
+    return queryset.annotate(weighted=weighted).order_by(
+        F("weighted").desc(nulls_last=True), F("total").desc(nulls_last=True), "name", "pk"
+    )
+
+
+def add_score_cells(versions: Iterable[VendorVersion], *, axes: Sequence[Axis]) -> list[ScoredVersion]:
+    """Give each version of a page its ``score_cells``, one per active axis: one query."""
+    scored = cast("list[ScoredVersion]", list(versions))  # each is given its score_cells here
+    scores = {}
+    for score in VersionScore.objects.filter(version__in=scored, axis__in=axes):
+        scores[(score.version_id, score.axis_id)] = score
+    for version in scored:
+        version.score_cells = [scores.get((version.pk, axis.pk)) for axis in axes]
+    return scored
+
+
+def lane_vendors(lane: Lane) -> VersionQuerySet[VendorVersion]:
+    """A lane's live vendors, best total first, as a queryset to paginate."""
+    return (
+        live_vendors()
+        .filter(lane=lane)
+        .defer("document", "history", "changes")
+        .order_by(F("total").desc(nulls_last=True), "name", "pk")
+    )
