@@ -509,7 +509,7 @@ class TestAdminIndex:
 
 # --- The public profile -----------------------------------------------------------------
 
-NOTICE = "Some facts on this page have not been re-checked in the last 90 days"
+NOTICE = "Some facts on this page are marked “not recently verified”: they have not been re-checked in the last 90 days"
 
 
 class TestProfile:
@@ -586,7 +586,7 @@ class TestProfile:
         page = client.get(vendor.get_absolute_url()).content.decode()
 
         assert NOTICE in page
-        assert "they are marked “not recently verified”" in page
+        assert "or a source they cite failed our checks since they were" in page
         assert page.index(NOTICE) > page.index('id="glance"')
         assert page.count('<span class="stale"') == 2
         claims = dict(re.findall(r'<p class="claim"[^>]*>(\w+) claim(.*?)</p>', page, flags=re.S))
