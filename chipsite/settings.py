@@ -62,6 +62,10 @@ INSTALLED_APPS = [
     "django_filters",
     "reversion",
     "axes",
+    "django_otp",
+    "django_otp.plugins.otp_totp",
+    "django_otp.plugins.otp_static",
+    "django_otp_webauthn",
     "infra",
     "editorial",
     "vendors",
@@ -85,6 +89,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django_otp.middleware.OTPMiddleware",
+    "infra.second_factor.middleware.SecondFactorMiddleware",
     "infra.middleware.AnonymousBodyLimitMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -205,6 +211,21 @@ AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_CLIENT_IP_CALLABLE = "infra.auth.client_ip"
 AXES_VERBOSE = False  # infra.auth logs each staff sign-in and failure in one line
 
+# A second factor for staff (infra/second_factor/): a passkey or an authenticator app (TOTP),
+# with recovery codes. "required": no admin page without it, and staff enrol at their first
+# sign-in. "optional" (the default with DEBUG on, so `make run` needs none): asked only of those
+# who enrolled one.
+STAFF_SECOND_FACTOR = os.environ.get("STAFF_SECOND_FACTOR", "optional" if DEBUG else "required")
+if STAFF_SECOND_FACTOR not in {"required", "optional"}:
+    raise ImproperlyConfigured('STAFF_SECOND_FACTOR must be "required" or "optional".')
+OTP_TOTP_ISSUER = os.environ.get("OTP_ISSUER", "chipsite")
+OTP_WEBAUTHN_RP_NAME = OTP_TOTP_ISSUER
+# Passkeys are the request's own host's, and only its own origin may use them (see webauthn.py).
+OTP_WEBAUTHN_RP_ID_CALLABLE = "infra.second_factor.webauthn.relying_party_id"
+OTP_WEBAUTHN_HELPER_CLASS = "infra.second_factor.webauthn.SameOriginHelper"
+OTP_WEBAUTHN_ALLOW_PASSWORDLESS_LOGIN = False  # a passkey is the second step, after the password
+SILENCED_SYSTEM_CHECKS = ["otp_webauthn.E030"]  # no fixed origin list: SameOriginHelper gives it
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -294,13 +315,14 @@ PERMISSIONS_POLICY = {
         "midi",
         "payment",
         "picture-in-picture",
-        "publickey-credentials-get",
         "screen-wake-lock",
         "serial",
         "usb",
         "xr-spatial-tracking",
     )
 }
+# Signing in with a passkey (infra/second_factor/), on our own pages only.
+PERMISSIONS_POLICY["publickey-credentials-get"] = ["self"]
 
 # A fact not verified within this many days is stale: it is queued for editors and
 # marked for readers.

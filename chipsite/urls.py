@@ -6,6 +6,9 @@ handler500 = "infra.outage.server_error"
 
 urlpatterns = [
     path("", include("infra.urls")),  # /healthz, /readyz, /media/...
+    # The second step of a staff sign-in (infra/second_factor/), before the admin's own pages.
+    path("admin/second-factor/", include("infra.second_factor.urls")),
+    path("admin/second-factor/passkey/", include("django_otp_webauthn.urls")),
     path("admin/", admin.site.urls),
     path("api/v1/", include("api.urls")),
     path("", include("discovery.urls")),

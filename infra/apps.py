@@ -11,3 +11,4 @@ class InfraConfig(AppConfig):
 
     def ready(self):
         from . import auth  # noqa: F401 - connects the sign-in signal receivers
+        from .second_factor import signals  # noqa: F401 - notes at sign-in who has a second factor

@@ -116,6 +116,13 @@ BUILDERS = {  # by label, so a model registered later without a builder fails lo
         source_url="https://example.org/x",
     ),
     # Sign-in records (django-axes), for the superuser who lifts locks.
+    # Staff second factors (django-otp), for a superuser to remove a lost one.
+    "otp_totp.TOTPDevice": lambda: apps.get_model("otp_totp", "TOTPDevice").objects.create(
+        user=f.make_superuser(), name="Authenticator app"
+    ),
+    "otp_static.StaticDevice": lambda: apps.get_model("otp_static", "StaticDevice").objects.create(
+        user=f.make_superuser(), name="Recovery codes"
+    ),
     "axes.AccessAttempt": lambda: apps.get_model("axes", "AccessAttempt").objects.create(
         username="editor", ip_address="203.0.113.7", user_agent="test", failures_since_start=5
     ),
