@@ -509,7 +509,10 @@ class TestAdminIndex:
 
 # --- The public profile -----------------------------------------------------------------
 
-NOTICE = "Some facts on this page are marked “not recently verified”: they have not been re-checked in the last 90 days"
+NOTICE = (
+    "Some facts on this page are marked “not recently verified”: "
+    "they have not been re-checked in the last 90 days"
+)
 
 
 class TestProfile:
