@@ -89,6 +89,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "infra.sessions.SessionTimeoutMiddleware",  # before anything asks who the user is
     "django_otp.middleware.OTPMiddleware",
     "infra.second_factor.middleware.SecondFactorMiddleware",
     "infra.middleware.AnonymousBodyLimitMiddleware",
@@ -228,7 +229,10 @@ SILENCED_SYSTEM_CHECKS = ["otp_webauthn.E030"]  # no fixed origin list: SameOrig
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
-    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {
+        "NAME": "django.contrib.auth.password_validation.MinimumLengthValidator",
+        "OPTIONS": {"min_length": 12},
+    },
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
@@ -284,6 +288,11 @@ WHITENOISE_ADD_HEADERS_FUNCTION = add_static_headers
 X_FRAME_OPTIONS = "DENY"
 SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", not DEBUG)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+# Staff sessions (OWASP ASVS 3.3.2, level 2): 12 hours from sign-in however active, and 30 minutes
+# without a request end them (infra/sessions.py). The cookie lives no longer than the session.
+SESSION_MAX_SECONDS = 12 * 3600
+SESSION_IDLE_SECONDS = 30 * 60
+SESSION_COOKIE_AGE = SESSION_MAX_SECONDS
 
 # HTTPS, on by default in production (DEBUG off); each can be turned off from the environment.
 # Behind a load balancer that ends TLS, it says what the client used in X-Forwarded-Proto.

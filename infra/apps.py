@@ -10,5 +10,5 @@ class InfraConfig(AppConfig):
     verbose_name = "Infrastructure"
 
     def ready(self):
-        from . import auth  # noqa: F401 - connects the sign-in signal receivers
+        from . import auth, sessions  # noqa: F401 - sign-in receivers: the log, the session's sign-in time
         from .second_factor import signals  # noqa: F401 - notes at sign-in who has a second factor
