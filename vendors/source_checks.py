@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from html.parser import HTMLParser
 from urllib.parse import urlsplit
 
+import httpcore
 import httpx
 from django.conf import settings
 from django.utils import timezone
@@ -123,24 +124,80 @@ class PrivateAddress(httpx.RequestError):
 
 
 def addresses_of(host):
-    """The IP addresses ``host`` resolves to."""
-    return {info[4][0] for info in socket.getaddrinfo(host, None)}
+    """The IP addresses ``host`` resolves to, in the resolver's order of preference."""
+    return list(
+        dict.fromkeys(info[4][0] for info in socket.getaddrinfo(host, None, proto=socket.IPPROTO_TCP))
+    )
 
 
-def _refuse_private_addresses(request):
-    """Each request, redirects included: an editor's URL must not reach the server's own network
-    (loopback, private, link-local such as a cloud's metadata address), unless
-    SOURCE_CHECK_ALLOW_PRIVATE says so (tests against a local server)."""
+def refused(address):
+    """Whether a check may not connect to ``address``: loopback, private and link-local ones (a
+    cloud's metadata address) are the server's own network, unless SOURCE_CHECK_ALLOW_PRIVATE
+    says otherwise (tests against a local server)."""
     if settings.SOURCE_CHECK_ALLOW_PRIVATE:
-        return
+        return False
+    return not ipaddress.ip_address(address.split("%", 1)[0]).is_global
+
+
+def _resolve(request):
+    """The addresses to connect to for ``request``, looked up once and each checked."""
+    host = request.url.raw_host.decode("ascii")
     try:
-        addresses = addresses_of(request.url.host)
-    except socket.gaierror:
-        return  # httpx's own lookup fails the same way and says so
-    for address in addresses:
-        ip = ipaddress.ip_address(address.split("%", 1)[0])
-        if not ip.is_global:
-            raise PrivateAddress("points to a private address", request=request)
+        ipaddress.ip_address(host)
+        addresses = [host]
+    except ValueError:
+        try:
+            addresses = addresses_of(host)
+        except (socket.gaierror, UnicodeError) as exc:
+            raise httpx.ConnectError(f"DNS lookup failed for {host}", request=request) from exc
+    if not addresses:
+        raise httpx.ConnectError(f"DNS lookup found no address for {host}", request=request)
+    if any(refused(address) for address in addresses):
+        raise PrivateAddress("points to a private address", request=request)
+    return addresses
+
+
+class _PinnedBackend(httpcore.SyncBackend):
+    """Connects to the addresses it was given, whatever host it is asked for: no second lookup."""
+
+    def __init__(self, addresses):
+        self.addresses = addresses
+
+    def connect_tcp(self, host, port, timeout=None, local_address=None, socket_options=None):
+        for address in self.addresses[:-1]:
+            try:
+                return super().connect_tcp(address, port, timeout, local_address, socket_options)
+            except (httpcore.ConnectError, httpcore.ConnectTimeout):
+                continue
+        return super().connect_tcp(self.addresses[-1], port, timeout, local_address, socket_options)
+
+
+class PinnedTransport(httpx.BaseTransport):
+    """Each request, redirects included (httpx sends every hop through the transport): resolve
+    the host once, refuse the server's own network, and connect to exactly the addresses that
+    were checked. A second lookup at connect time could answer differently (DNS rebinding: a
+    public address for the check, then 127.0.0.1 or 169.254.169.254 for the connection).
+
+    The URL keeps its host name, so the ``Host`` header, TLS's SNI and certificate check are the
+    host's. Each request gets a connection pool of its own that keeps nothing alive, so no
+    connection made for one lookup serves another.
+    """
+
+    def __init__(self, *, verify=True):
+        self.ssl_context = (
+            verify if isinstance(verify, ssl.SSLContext) else httpx.create_ssl_context(verify=verify)
+        )
+
+    def handle_request(self, request):
+        addresses = _resolve(request)
+        transport = httpx.HTTPTransport(verify=self.ssl_context, trust_env=False)
+        # httpx (pinned in requirements.txt) takes no network backend, its pool does.
+        transport._pool = httpcore.ConnectionPool(
+            ssl_context=self.ssl_context,
+            max_keepalive_connections=0,
+            network_backend=_PinnedBackend(addresses),
+        )
+        return transport.handle_request(request)
 
 
 def _error_in_words(exc):
@@ -190,13 +247,15 @@ def fetch(url, *, client):
     return Fetched(status=status, final_url=final_url, fingerprint=text_hash)
 
 
-def make_client(*, timeout=None):
+def make_client(*, timeout=None, verify=True):
+    """A client whose every connection goes to an address checked when it was looked up. No
+    proxy from the environment: a proxy would look the host up again itself."""
     return httpx.Client(
+        transport=PinnedTransport(verify=verify),
         follow_redirects=True,
         max_redirects=MAX_REDIRECTS,
         timeout=settings.SOURCE_CHECK_TIMEOUT if timeout is None else timeout,
         headers={"User-Agent": user_agent(), "Accept": "text/html,application/xhtml+xml,*/*;q=0.8"},
-        event_hooks={"request": [_refuse_private_addresses]},
     )
 
 

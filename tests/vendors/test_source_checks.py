@@ -1,6 +1,9 @@
 """Keeping sources alive: checks against a local HTTP server started in the test (no network)."""
 
 import datetime as dt
+import socket
+import ssl
+import subprocess
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -22,11 +25,14 @@ PAGE = "<html><head><title>Spec</title><style>p{}</style></head><body><p>96 GB  
 
 
 class Site:
-    """A local web site whose pages a test sets: ``site.pages[path] = (status, body, headers)``."""
+    """A local web site whose pages a test sets: ``site.pages[path] = (status, body, headers)``.
+    With ``tls`` (a server SSLContext) it answers HTTPS and notes the names asked for by SNI."""
 
-    def __init__(self):
+    def __init__(self, tls=None):
         self.pages = {}
         self.requests = []  # (path, user agent)
+        self.hosts = []  # the Host header of each request
+        self.server_names = []  # SNI, over TLS
         self.in_flight = 0
         self.most_in_flight = 0
         self.lock = threading.Lock()
@@ -36,6 +42,7 @@ class Site:
             def do_GET(self):
                 with site.lock:
                     site.requests.append((self.path, self.headers.get("User-Agent", "")))
+                    site.hosts.append(self.headers.get("Host"))
                     site.in_flight += 1
                     site.most_in_flight = max(site.most_in_flight, site.in_flight)
                 try:
@@ -62,22 +69,59 @@ class Site:
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.server.daemon_threads = True
+        self.server.handle_error = lambda request, address: None  # a refused handshake, say
+        if tls is not None:
+            tls.sni_callback = lambda sock, name, context: self.server_names.append(name)
+            self.server.socket = tls.wrap_socket(self.server.socket, server_side=True)
         self.port = self.server.server_address[1]
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
 
     def url(self, path, host="127.0.0.1"):
-        return f"http://{host}:{self.port}{path}"
+        scheme = "https" if isinstance(self.server.socket, ssl.SSLSocket) else "http"
+        return f"{scheme}://{host}:{self.port}{path}"
+
+
+def serve(site):
+    site.thread.start()
+    yield site
+    site.server.shutdown()
+    site.server.server_close()
 
 
 @pytest.fixture
 def site(settings):
     """The local server; fetching from loopback is allowed for it (never in production)."""
     settings.SOURCE_CHECK_ALLOW_PRIVATE = True
-    site = Site()
-    site.thread.start()
-    yield site
-    site.server.shutdown()
-    site.server.server_close()
+    yield from serve(Site())
+
+
+class Resolver:
+    """Stands in for DNS (socket.getaddrinfo): ``answers[host]`` is what each lookup of ``host``
+    gets in turn, the last one from then on, as a rebinding attacker's DNS server would answer.
+    Other hosts are looked up for real. ``lookups`` lists the hosts asked for."""
+
+    def __init__(self, monkeypatch, **answers):
+        self.answers = {host.replace("_", "."): list(addresses) for host, addresses in answers.items()}
+        self.lookups = []
+        real = socket.getaddrinfo
+
+        def getaddrinfo(host, port, *args, **kwargs):
+            if host not in self.answers:
+                return real(host, port, *args, **kwargs)
+            self.lookups.append(host)
+            queue = self.answers[host]
+            address = queue.pop(0) if len(queue) > 1 else queue[0]
+            return [(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP, "", (address, port or 0))]
+
+        monkeypatch.setattr(socket, "getaddrinfo", getaddrinfo)
+
+
+@pytest.fixture
+def only_the_test_server_is_public(settings, monkeypatch):
+    """Production's refusal of the server's own network, with the test's server (127.0.0.1)
+    standing in for a public site: any other address counts as private."""
+    settings.SOURCE_CHECK_ALLOW_PRIVATE = False
+    monkeypatch.setattr(source_checks, "refused", lambda address: address != "127.0.0.1")
 
 
 @pytest.fixture
@@ -224,15 +268,11 @@ class TestFailures:
         assert source.check_error == "points to a private address" and source.failures == 1
         assert site.requests == []
 
-    def test_a_redirect_into_a_private_address_is_not_followed(self, site, settings, monkeypatch):
-        settings.SOURCE_CHECK_ALLOW_PRIVATE = False
-        real_addresses_of = source_checks.addresses_of
-
-        def addresses_of(host):  # the guard takes the first hop for a public address
-            return {"93.184.215.14"} if host == "127.0.0.1" else real_addresses_of(host)
-
-        monkeypatch.setattr(source_checks, "addresses_of", addresses_of)
-        site.pages["/spec"] = (302, "", {"Location": site.url("/inside", host="localhost")})
+    def test_a_redirect_into_a_private_address_is_not_followed(
+        self, site, only_the_test_server_is_public, monkeypatch
+    ):
+        Resolver(monkeypatch, inside_invalid=["10.0.0.5"])
+        site.pages["/spec"] = (302, "", {"Location": site.url("/inside", host="inside.invalid")})
         source = f.make_source(url=site.url("/spec"))
 
         check(source)
@@ -248,6 +288,101 @@ class TestFailures:
 
         assert source.check_error == "too many redirects" and source.failures == 1
         assert len(site.requests) <= MAX_REDIRECTS + 1
+
+
+class TestPinnedAddresses:
+    """DNS rebinding: the host is looked up once per request and the connection goes to the
+    address that was checked, never to what a second lookup would answer."""
+
+    def test_the_connection_goes_to_the_address_that_was_checked(
+        self, site, only_the_test_server_is_public, monkeypatch
+    ):
+        # First a "public" address for the check, then the server's own network for any later lookup.
+        dns = Resolver(monkeypatch, rebind_invalid=["127.0.0.1", "127.0.0.2"])
+        site.pages["/spec"] = (200, PAGE, {})
+        source = f.make_source(url=site.url("/spec", host="rebind.invalid"))
+
+        check(source)
+
+        assert (source.check_status, source.check_error) == (200, "")
+        assert dns.lookups == ["rebind.invalid"]
+        assert site.hosts == [f"rebind.invalid:{site.port}"]  # the Host header names the host
+
+    def test_each_redirect_is_looked_up_once_and_pinned_too(
+        self, site, only_the_test_server_is_public, monkeypatch
+    ):
+        dns = Resolver(
+            monkeypatch, first_invalid=["127.0.0.1", "127.0.0.2"], second_invalid=["127.0.0.1", "10.0.0.5"]
+        )
+        site.pages["/spec"] = (301, "", {"Location": site.url("/moved", host="second.invalid")})
+        site.pages["/moved"] = (200, PAGE, {})
+        source = f.make_source(url=site.url("/spec", host="first.invalid"))
+
+        check(source)
+
+        assert (source.check_status, source.check_error) == (200, "")
+        assert dns.lookups == ["first.invalid", "second.invalid"]
+        assert site.hosts == [f"first.invalid:{site.port}", f"second.invalid:{site.port}"]
+
+    def test_a_host_that_does_not_resolve_is_a_dns_failure(self, site, monkeypatch):
+        def no_such_host(*args, **kwargs):
+            raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+
+        monkeypatch.setattr(socket, "getaddrinfo", no_such_host)
+        source = f.make_source(url=site.url("/spec", host="nowhere.invalid"))
+
+        check(source)
+
+        assert source.check_error == "DNS lookup failed" and site.requests == []
+
+    @pytest.fixture
+    def certificate(self, tmp_path):
+        """A self-signed certificate for chips.invalid: (certificate file, key file)."""
+        cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+        try:
+            subprocess.run(
+                ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1"]
+                + ["-keyout", str(key), "-out", str(cert), "-subj", "/CN=chips.invalid"]
+                + ["-addext", "subjectAltName=DNS:chips.invalid"],
+                check=True,
+                capture_output=True,
+                timeout=60,
+            )
+        except FileNotFoundError:
+            pytest.skip("openssl is not installed")
+        return cert, key
+
+    @pytest.fixture
+    def tls_site(self, certificate, settings):
+        settings.SOURCE_CHECK_ALLOW_PRIVATE = True
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(*map(str, certificate))
+        yield from serve(Site(tls=context))
+
+    def test_tls_names_and_verifies_the_host_while_connecting_to_the_pinned_address(
+        self, tls_site, certificate, monkeypatch
+    ):
+        dns = Resolver(monkeypatch, chips_invalid=["127.0.0.1", "127.0.0.2"])
+        tls_site.pages["/spec"] = (200, PAGE, {})
+        trusting = ssl.create_default_context(cafile=str(certificate[0]))
+
+        with source_checks.make_client(verify=trusting) as client:
+            fetched = source_checks.fetch(tls_site.url("/spec", host="chips.invalid"), client=client)
+
+        assert (fetched.status, fetched.error) == (200, "")
+        assert dns.lookups == ["chips.invalid"]
+        assert tls_site.server_names == ["chips.invalid"]
+        assert tls_site.hosts == [f"chips.invalid:{tls_site.port}"]
+
+    def test_a_certificate_for_another_name_is_a_tls_error(self, tls_site, certificate, monkeypatch):
+        Resolver(monkeypatch, other_invalid=["127.0.0.1"])
+        tls_site.pages["/spec"] = (200, PAGE, {})
+        trusting = ssl.create_default_context(cafile=str(certificate[0]))
+
+        with source_checks.make_client(verify=trusting) as client:
+            fetched = source_checks.fetch(tls_site.url("/spec", host="other.invalid"), client=client)
+
+        assert fetched.error == "TLS error" and tls_site.requests == []
 
 
 class TestMoved:
