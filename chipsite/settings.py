@@ -5,6 +5,7 @@ cache). Production (DEBUG off) refuses to start without a real SECRET_KEY.
 """
 
 import datetime as dt
+import ipaddress
 import os
 from pathlib import Path
 
@@ -92,6 +93,8 @@ MIDDLEWARE = [
     "infra.sessions.SessionTimeoutMiddleware",  # before anything asks who the user is
     "django_otp.middleware.OTPMiddleware",
     "infra.second_factor.middleware.SecondFactorMiddleware",
+    # Lets a role change saved through a model name who made it and from where (infra/security.py).
+    "infra.security.CurrentRequestMiddleware",
     "infra.middleware.AnonymousBodyLimitMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -197,20 +200,36 @@ API_RATE_WINDOW = int(os.environ.get("API_RATE_WINDOW", "60"))
 # bench/load.py serves a trivial view beside the pages, as the ceiling to compare with.
 BENCHMARK = env_bool("BENCHMARK")
 
-# Sign-in throttling (django-axes): after LOGIN_FAILURE_LIMIT failures for a username, or from
-# an address, sign-in pauses for LOGIN_COOLOFF_MINUTES with the same answer whether or not the
-# user exists. A superuser sees the locks under "Access attempts" and unlocks by deleting one.
+# Sign-in throttling (django-axes, infra/lockout.py): after LOGIN_FAILURE_LIMIT failures for one
+# username from one address, sign-in pauses for that pair (the same username elsewhere and other
+# usernames there go on); after LOGIN_ADDRESS_FAILURE_LIMIT failures from one address, whatever
+# the usernames, it pauses for the address. Either lasts LOGIN_COOLOFF_MINUTES, answered 429 with
+# Retry-After, the same whether or not the user exists. A superuser sees the failures under
+# "Access attempts" and lifts a pause with "Lift the sign-in pause".
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 AXES_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "5"))
 AXES_COOLOFF_TIME = dt.timedelta(minutes=int(os.environ.get("LOGIN_COOLOFF_MINUTES", "15")))
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]  # either one locks
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]  # the pair, together
+LOGIN_ADDRESS_FAILURE_LIMIT = int(os.environ.get("LOGIN_ADDRESS_FAILURE_LIMIT", "50"))
+AXES_HANDLER = "infra.lockout.LockoutHandler"
+AXES_LOCKOUT_CALLABLE = "infra.lockout.lockout_response"
 AXES_RESET_ON_SUCCESS = True
-AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
-AXES_CLIENT_IP_CALLABLE = "infra.auth.client_ip"
+AXES_CLIENT_IP_CALLABLE = "infra.client.client_ip"
 AXES_VERBOSE = False  # infra.auth logs each staff sign-in and failure in one line
+
+# The client's address (infra/client.py) for lockouts, rate limits, corrections and logs is the
+# peer (REMOTE_ADDR) unless the peer is one of these proxies (addresses or CIDRs, comma-separated:
+# 127.0.0.1 behind nginx on the same machine, the load balancer's subnet in a cloud); then it is
+# the right-most X-Forwarded-For hop that is not one of them. Empty: X-Forwarded-For is ignored.
+TRUSTED_PROXIES = env_list("TRUSTED_PROXIES")
+for _proxy in TRUSTED_PROXIES:
+    try:
+        ipaddress.ip_network(_proxy, strict=False)
+    except ValueError:
+        raise ImproperlyConfigured(f"TRUSTED_PROXIES: {_proxy!r} is not an address or a CIDR.") from None
 
 # A second factor for staff (infra/second_factor/): a passkey or an authenticator app (TOTP),
 # with recovery codes. "required": no admin page without it, and staff enrol at their first
@@ -295,7 +314,8 @@ SESSION_IDLE_SECONDS = 30 * 60
 SESSION_COOKIE_AGE = SESSION_MAX_SECONDS
 
 # HTTPS, on by default in production (DEBUG off); each can be turned off from the environment.
-# Behind a load balancer that ends TLS, it says what the client used in X-Forwarded-Proto.
+# Behind a load balancer that ends TLS, it says what the client used in X-Forwarded-Proto
+# (BEHIND_TLS_PROXY: the scheme only; the client's address is TRUSTED_PROXIES' business).
 SECURE_PROXY_SSL_HEADER = (
     ("HTTP_X_FORWARDED_PROTO", "https") if env_bool("BEHIND_TLS_PROXY", not DEBUG) else None
 )

@@ -6,7 +6,7 @@ import time
 
 from django.core.cache import cache
 
-from .auth import client_ip
+from .client import client_ip
 
 
 def wait_seconds(request, *, scope, limit, window):

@@ -132,6 +132,10 @@ BUILDERS = {  # by label, so a model registered later without a builder fails lo
     "axes.AccessFailureLog": lambda: apps.get_model("axes", "AccessFailureLog").objects.create(
         username="editor", ip_address="203.0.113.7", user_agent="test", locked_out=True
     ),
+    # The security events log (infra/security.py), read only.
+    "infra.SecurityEvent": lambda: apps.get_model("infra", "SecurityEvent").objects.create(
+        kind="sign_in_failed", username="editor", ip_address="203.0.113.7"
+    ),
 }
 
 
@@ -151,9 +155,10 @@ def test_every_admin_page_opens_for_a_superuser(admin_client, model):
     assert label in BUILDERS, f"{label} is registered in the admin but this test cannot build one"
     name = f"admin:{model._meta.app_label}_{model._meta.model_name}"
     # The add page first: a single-row model may refuse a second one. Sign-in records are
-    # written by django-axes only, and corrections by readers, never added by hand.
+    # written by django-axes only, security events by the site, and corrections by readers,
+    # never added by hand.
     added = admin_client.get(reverse(f"{name}_add")).status_code
-    assert added == (403 if model._meta.app_label in {"axes", "corrections"} else 200)
+    assert added == (403 if model._meta.app_label in {"axes", "corrections", "infra"} else 200)
 
     obj = BUILDERS[label]()
     changelist = admin_client.get(reverse(f"{name}_changelist"))

@@ -1,0 +1,54 @@
+from django.conf import settings
+from django.db import models
+
+
+class SecurityEvent(models.Model):
+    """One thing that matters to the site's security: a sign-in, a failure, a lockout and its
+    clearing, a change of someone's role or second factor. Written by
+    ``infra.security.record_security_event``; never changed afterwards."""
+
+    class Kind(models.TextChoices):
+        SIGN_IN = "sign_in", "Signed in"
+        SIGN_IN_FAILED = "sign_in_failed", "Sign-in failed"
+        LOCKED_OUT = "locked_out", "Sign-in paused (too many failures)"
+        LOCKOUT_CLEARED = "lockout_cleared", "Sign-in pause lifted"
+        ROLE_CHANGED = "role_changed", "Role changed"
+        SECOND_FACTOR_ADDED = "second_factor_added", "Second factor added"
+        SECOND_FACTOR_REMOVED = "second_factor_removed", "Second factor removed"
+        SECOND_FACTOR_FAILED = "second_factor_failed", "Second factor refused"
+
+    at = models.DateTimeField("when", auto_now_add=True, db_index=True)
+    kind = models.CharField(max_length=32, choices=Kind.choices, db_index=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="security_events",
+        help_text="The account the event is about, if it exists.",
+    )
+    username = models.CharField(
+        max_length=150,
+        blank=True,
+        help_text="The username as typed or as it was then; kept when the account is gone.",
+    )
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name="by",
+        help_text="Who was signed in and made the change, when it is someone else's.",
+    )
+    ip_address = models.GenericIPAddressField(
+        "from address", null=True, blank=True, help_text="The client's address (infra/client.py)."
+    )
+    detail = models.TextField(blank=True, help_text="What changed, in words.")
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+        verbose_name = "security event"
+
+    def __str__(self):
+        return f"{self.get_kind_display()}: {self.username or 'no username'}"
