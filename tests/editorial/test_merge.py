@@ -7,11 +7,19 @@ their browser would send it back (the revision it was opened at included).
 import pytest
 from django.test import Client
 from django.utils import timezone
+from reversion.models import Version
 
 from editorial.presence import PRESENCE_SECONDS
 from editorial.revisions import latest_version_id
 from tests import factories as f
 from vendors.models import Fact, Vendor
+
+
+def saved_at(item):
+    """The minute of ``item``'s latest saved revision, as the merge's messages word it."""
+    latest = Version.objects.get_for_object(item).select_related("revision").first()
+    return timezone.localtime(latest.revision.date_created).strftime("%H:%M")
+
 
 pytestmark = pytest.mark.django_db
 
@@ -73,12 +81,12 @@ def test_edits_to_different_facts_merge_and_the_message_says_who_changed_what(pr
     alices, bobs = open_page(alice, profile), open_page(bob, profile)
     alices["facts-0-value"] = "144 GB HBM3e"
     assert alice.post(change_url(profile), alices).status_code == 302
+    at = saved_at(profile)
 
     bobs["facts-1-value"] = "Savings plans"
     response = bob.post(change_url(profile), bobs, follow=True)
 
     assert response.redirect_chain, response.context["adminform"].form.errors
-    at = timezone.localtime().strftime("%H:%M")
     assert f"Merged with alice's save of {at}: they changed Memory, you changed Pricing." in messages_of(
         response
     )
@@ -118,12 +126,12 @@ def test_the_same_field_changed_by_both_shows_both_values_and_keeps_yours(profil
     alices["facts-0-value"] = "144 GB"
     alices["facts-1-value"] = "Savings plans"
     assert alice.post(change_url(profile), alices).status_code == 302
+    at = saved_at(profile)
 
     bobs["facts-0-value"] = "192 GB"
     response = bob.post(change_url(profile), bobs)
 
     assert response.status_code == 200
-    at = timezone.localtime().strftime("%H:%M")
     facts = next(i.formset for i in response.context["inline_admin_formsets"] if i.formset.prefix == "facts")
     assert facts.forms[0].errors["value"] == [f"Saved by alice at {at}: 144 GB · Yours: 192 GB"]
     (banner,) = response.context["adminform"].form.non_field_errors()
@@ -295,12 +303,13 @@ def test_a_forged_or_pruned_opened_revision_merges_nothing_silently(profile, ali
         alice.post(change_url(profile), open_page(alice, profile) | {"verdict": "Alice's."}).status_code
         == 302
     )
+    at = saved_at(profile)
     bobs |= {"summary": "Bob's summary.", "opened_revision": latest_version_id(other)}
     response = bob.post(change_url(profile), bobs)
 
     assert response.status_code == 200
     assert response.context["adminform"].form.errors["verdict"] == [
-        f"Saved by alice at {timezone.localtime().strftime('%H:%M')}: Alice's. · Yours: Good value."
+        f"Saved by alice at {at}: Alice's. · Yours: Good value."
     ]
     assert Vendor.objects.get(pk=profile.pk).summary == "Amazon's chip."
 
