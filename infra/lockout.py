@@ -19,6 +19,7 @@ from axes.helpers import get_client_username, get_cool_off, get_failure_limit
 from axes.models import AccessAttempt
 from axes.signals import user_locked_out
 from django.conf import settings
+from django.contrib import admin
 from django.db.models import Sum
 from django.shortcuts import render
 from django.utils import timezone
@@ -69,9 +70,15 @@ def address_failures(request) -> int:
 
 
 def paused_until(request, credentials=None) -> datetime:
-    """When sign-in opens again for this request's username and address: the later of the
-    pair's pause and the address's. Axes forgets a row whole once its last failure is older
-    than the cool-off, so a count drops below its limit when enough of the oldest rows go."""
+    """When sign-in opens again for this request's username and address."""
+    return _pauses(request, credentials)[0]
+
+
+def _pauses(request, credentials=None) -> tuple[datetime, bool]:
+    """When sign-in opens again for this request's username and address, the later of the
+    pair's pause and the address's, and whether the address's is the one that holds. Axes
+    forgets a row whole once its last failure is older than the cool-off, so a count drops
+    below its limit when enough of the oldest rows go."""
     now = _now(request)
     cool_off = get_cool_off(request)
     recent = AccessAttempt.objects.filter(
@@ -83,11 +90,11 @@ def paused_until(request, credentials=None) -> datetime:
     username = get_client_username(request, credentials)
     pair = [(at, failures) for name, at, failures in rows if name == username]
     every = [(at, failures) for _, at, failures in rows]
-    ends = [
-        _lifts_at(pair, get_failure_limit(request, credentials), cool_off),
-        _lifts_at(every, address_limit(), cool_off),
-    ]
-    return max((end for end in ends if end is not None), default=now + cool_off)
+    pair_ends = _lifts_at(pair, get_failure_limit(request, credentials), cool_off)
+    address_ends = _lifts_at(every, address_limit(), cool_off)
+    ends = [end for end in (pair_ends, address_ends) if end is not None]
+    until = max(ends, default=now + cool_off)
+    return until, address_ends is not None and address_ends == until
 
 
 def _lifts_at(rows: list[tuple[datetime, int]], limit: int, cool_off: timedelta) -> datetime | None:
@@ -106,13 +113,13 @@ def lockout_response(request, original_response=None, credentials=None):
     """Sign-in paused: the same page for every username, known or not (axes'
     AXES_LOCKOUT_CALLABLE)."""
     now = _now(request)
-    until = max(paused_until(request, credentials), now + timedelta(seconds=1))
+    until, whole_address = _pauses(request, credentials)
+    until = max(until, now + timedelta(seconds=1))
     wait = math.ceil((until - now).total_seconds())
+    context = {"retry_at": until, "minutes": math.ceil(wait / 60), "whole_address": whole_address}
+    # Rendered inside the admin's own frame (its header, title and breadcrumbs).
     response = render(
-        request,
-        "registration/locked_out.html",
-        {"retry_at": until, "minutes": math.ceil(wait / 60)},
-        status=429,
+        request, "registration/locked_out.html", {**admin.site.each_context(request), **context}, status=429
     )
     response["Retry-After"] = str(wait)
     add_never_cache_headers(response)

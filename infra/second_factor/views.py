@@ -1,5 +1,6 @@
 """The second-factor pages: verify (after the password), enrol (first sign-in) and recovery codes."""
 
+import ipaddress
 from base64 import b32encode
 from urllib.parse import urlencode
 
@@ -43,6 +44,19 @@ def _with_next(name: str, next_url: str) -> str:
     return f"{reverse(name)}?{urlencode({'next': next_url})}"
 
 
+def passkeys_here(request: HttpRequest) -> bool:
+    """Whether a passkey can be made or used at this address: browsers tie passkeys to a
+    domain name and refuse an IP address (http://127.0.0.1:8000 fails; http://localhost:8000 works)."""
+    host = request.get_host()
+    if host.startswith("["):
+        return False  # an IPv6 address
+    try:
+        ipaddress.ip_address(host.rsplit(":", 1)[0])
+    except ValueError:
+        return True
+    return False
+
+
 def _context(request: HttpRequest, **extra) -> dict:
     """The admin's own page furniture, without the apps: nothing there opens before this is done."""
     return {
@@ -50,6 +64,7 @@ def _context(request: HttpRequest, **extra) -> dict:
         "available_apps": [],
         "is_nav_sidebar_enabled": False,
         "next": _next_url(request),
+        "passkeys_here": passkeys_here(request),
         **extra,
     }
 

@@ -67,6 +67,8 @@ def test_the_pause_says_when_to_try_again_in_retry_after_and_in_words(editor):
     until = AccessAttempt.objects.get(username="editor").attempt_time + dt.timedelta(minutes=15)
     words = message(response)
     assert f"paused until {date_format(localtime(until), 'DATETIME_FORMAT')} (in 15 minutes)" in words
+    assert "failed for this username from your address" in words  # not the whole address
+    assert "chipsite editorial admin" in response.content.decode()  # inside the admin's own frame
     assert "no-store" in response["Cache-Control"]
 
 
@@ -135,6 +137,7 @@ def test_an_address_trying_many_usernames_is_paused_for_every_username(editor):
     _, response = sign_in("editor", PASSWORD)
     assert response.status_code == 429
     assert 14 * 60 < int(response["Retry-After"]) <= 15 * 60
+    assert "failed from your address, for several usernames" in message(response)
     client, response = sign_in("editor", PASSWORD, address="192.0.2.51")
     assert response.status_code == 302 and signed_in(client)
 

@@ -239,3 +239,14 @@ def test_a_passkey_answer_made_on_another_origin_is_refused(required, editor):
     assert response.json()["detail"]
     assert client.get("/admin/").status_code == 302
     assert WebAuthnCredential.objects.get(user=editor).sign_count == 0
+
+
+@pytest.mark.parametrize(
+    ("host", "here"),
+    [("localhost:8000", True), ("chips.example", True), ("127.0.0.1:8000", False), ("[::1]:8000", False)],
+)
+def test_passkeys_are_offered_only_at_a_domain_name_which_browsers_tie_them_to(rf, settings, host, here):
+    from infra.second_factor.views import passkeys_here
+
+    settings.ALLOWED_HOSTS = ["*"]
+    assert passkeys_here(rf.get("/admin/", HTTP_HOST=host)) is here
