@@ -10,7 +10,7 @@ from editorial.diff import Kind
 from editorial.registry import Publication
 from vendors.markdown import plain_text
 from vendors.models import Source
-from vendors.publishing import faq_search_entry
+from vendors.publishing import faq_search_entry, sources_content
 
 from .documents import ComparisonDocument, comparison_document_of
 from .models import Assessment, Comparison, ComparisonFAQ, ComparisonVendor, ComparisonVersion, Criterion
@@ -68,6 +68,9 @@ class ComparisonPublication(Publication):
             *(faq_search_entry(faq, url) for faq in page.faqs),
         ]
         return [{**entry, "page": page.title, "position": position} for position, entry in enumerate(entries)]
+
+    def content(self, document):
+        return {**document, "sources": sources_content(document["sources"])}
 
     def after_write(self, version):
         version.vendors.set([entry.vendor_id for entry in comparison_document_of(version).entries])

@@ -104,8 +104,7 @@ class VendorPublication(Publication):
         content = copy.deepcopy(document)
         for kind in VERIFIED_KINDS:
             content[kind] = [_without_verification(row) for row in content[kind]]
-        # A source's checks are not content either: they reach visitors without a publish.
-        content["sources"] = {pk: _without_problem(source) for pk, source in content["sources"].items()}
+        content["sources"] = sources_content(content["sources"])
         return content
 
     def restamp(self, document, obj):
@@ -128,8 +127,13 @@ class VendorPublication(Publication):
             )
 
 
-def _without_problem(source):
-    return {key: value for key, value in source.items() if key != "problem_at"}
+def sources_content(sources: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """A document's sources without what their checks found: not content, so a check never
+    makes an item look changed (it reaches visitors without a publish)."""
+    return {
+        pk: {key: value for key, value in source.items() if key != "problem_at"}
+        for pk, source in sources.items()
+    }
 
 
 def _newer_verified(*, source, target):

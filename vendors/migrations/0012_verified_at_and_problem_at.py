@@ -8,9 +8,12 @@ from django.db import migrations, models
 def forwards(apps, schema_editor):
     """Sources' problems become moments (the start of the day they were found, UTC), and
     every stored document says its schema (2): each verified row may carry the moment it was
-    verified (none known yet), each source the moment its problem was found."""
+    verified (none known yet), each source the moment its problem was found, each score its
+    axis's slug (as a document built now has them, so no item looks changed by the upgrade)."""
     Source = apps.get_model("vendors", "Source")
+    Axis = apps.get_model("vendors", "Axis")
     VendorVersion = apps.get_model("vendors", "VendorVersion")
+    slugs = dict(Axis.objects.values_list("pk", "slug"))
     problems = {}
     for source in Source.objects.filter(problem_on__isnull=False):
         source.problem_at = dt.datetime.combine(source.problem_on, dt.time.min, tzinfo=dt.UTC)
@@ -25,6 +28,8 @@ def forwards(apps, schema_editor):
         for kind in ("facts", "events", "scores"):
             for row in document.get(kind, []):
                 row.setdefault("verified_at", None)
+        for row in document.get("scores", []):
+            row["axis"].setdefault("slug", slugs.get(row["axis"]["id"], ""))
         for pk, source in document.get("sources", {}).items():
             source.setdefault("archive_url", "")
             source["problem_at"] = problems.get(pk)
@@ -35,38 +40,60 @@ def forwards(apps, schema_editor):
     VendorVersion.objects.bulk_update(batch, ["document"])
 
 
-
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('vendors', '0011_slug_help_text'),
+        ("vendors", "0011_slug_help_text"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='event',
-            name='verified_at',
-            field=models.DateTimeField(blank=True, editable=False, help_text="The moment it was verified, compared with when a source's problem was found.", null=True, verbose_name='verified at'),
+            model_name="event",
+            name="verified_at",
+            field=models.DateTimeField(
+                blank=True,
+                editable=False,
+                help_text="The moment it was verified, compared with when a source's problem was found.",
+                null=True,
+                verbose_name="verified at",
+            ),
         ),
         migrations.AddField(
-            model_name='fact',
-            name='verified_at',
-            field=models.DateTimeField(blank=True, editable=False, help_text="The moment it was verified, compared with when a source's problem was found.", null=True, verbose_name='verified at'),
+            model_name="fact",
+            name="verified_at",
+            field=models.DateTimeField(
+                blank=True,
+                editable=False,
+                help_text="The moment it was verified, compared with when a source's problem was found.",
+                null=True,
+                verbose_name="verified at",
+            ),
         ),
         migrations.AddField(
-            model_name='score',
-            name='verified_at',
-            field=models.DateTimeField(blank=True, editable=False, help_text="The moment it was verified, compared with when a source's problem was found.", null=True, verbose_name='verified at'),
+            model_name="score",
+            name="verified_at",
+            field=models.DateTimeField(
+                blank=True,
+                editable=False,
+                help_text="The moment it was verified, compared with when a source's problem was found.",
+                null=True,
+                verbose_name="verified at",
+            ),
         ),
         migrations.AddField(
-            model_name='source',
-            name='problem_at',
-            field=models.DateTimeField(blank=True, editable=False, help_text='Everything citing this source and verified before this moment is stale.', null=True, verbose_name='problem found at'),
+            model_name="source",
+            name="problem_at",
+            field=models.DateTimeField(
+                blank=True,
+                editable=False,
+                help_text="Everything citing this source and verified before this moment is stale.",
+                null=True,
+                verbose_name="problem found at",
+            ),
         ),
         migrations.AlterField(
-            model_name='source',
-            name='problem_on',
-            field=models.DateField(blank=True, editable=False, null=True, verbose_name='problem found on'),
+            model_name="source",
+            name="problem_on",
+            field=models.DateField(blank=True, editable=False, null=True, verbose_name="problem found on"),
         ),
         migrations.RunPython(forwards, migrations.RunPython.noop),
     ]
