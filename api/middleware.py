@@ -12,6 +12,7 @@ from django.http import HttpResponse
 from django.utils.cache import patch_cache_control
 
 from infra.ratelimit import wait_seconds
+from infra.stored import RENDER_FLAG
 
 PREFIX = "/api/"
 READ_METHODS = ("GET", "HEAD")
@@ -54,7 +55,10 @@ class ApiMiddleware:
 
     def _answer(self, request):
         limit, window = settings.API_RATE_LIMIT, settings.API_RATE_WINDOW
-        if wait := wait_seconds(request, scope="api", limit=limit, window=window):
+        # The site's own render of a stored answer (infra/stored.py) is no client's request.
+        if not request.META.get(RENDER_FLAG) and (
+            wait := wait_seconds(request, scope="api", limit=limit, window=window)
+        ):
             response = json_error(
                 429,
                 f"Too many requests from your address: at most {limit} every {window} seconds. "

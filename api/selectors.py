@@ -15,6 +15,7 @@ from django.http import HttpRequest, QueryDict
 from django.urls import reverse
 
 from comparisons.documents import comparison_document_of
+from infra.stored import shows
 from comparisons.models import ComparisonVersion
 from comparisons.selectors import editorial_table, live_comparison
 from editorial.models import PublishedVersion
@@ -184,6 +185,7 @@ def vendor_versions(request: HttpRequest, *, slug: str) -> Answer | None:
     version = _live_vendor(slug, document=False)
     if version is None:
         return None
+    shows(version.page_key)
     axes = active_axes()
     entries = [
         {
@@ -242,6 +244,7 @@ def axes() -> list[Answer]:
 
 def comparison_list(request: HttpRequest) -> Answer:
     """Every live editorial comparison with its live vendors in column order: two queries."""
+    shows("comparisons", "entries")
     versions = list(ComparisonVersion.objects.live().order_by("title").defer("history", "changes"))
     pages = [comparison_document_of(version) for version in versions]
     ids = {entry.vendor_id for page in pages for entry in page.entries}

@@ -101,7 +101,9 @@ MIDDLEWARE = [
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     # Outside the page cache, so that a cached API answer still counts against the rate limit.
     "api.middleware.ApiMiddleware",
-    # Innermost, so that a page served from the cache still gets every header above.
+    # Innermost, so that a page served from the store or the cache still gets every header above:
+    # stored pages (addresses without a query string), then the cache for the others.
+    "infra.stored.StoredPageMiddleware",
     "infra.cache.PublicPageCacheMiddleware",
     "axes.middleware.AxesMiddleware",
 ]
@@ -191,6 +193,19 @@ PAGE_CACHE_SECONDS = int(os.environ.get("PAGE_CACHE_SECONDS", "3600"))
 PAGE_MAX_AGE = int(os.environ.get("PAGE_MAX_AGE", "30"))
 PAGE_STALE_WHILE_REVALIDATE = int(os.environ.get("PAGE_STALE_WHILE_REVALIDATE", "60"))
 PAGE_CACHE_SKIP_PREFIXES = ("/admin/", "/static/", "/media/", "/bench/", "/healthz", "/readyz")
+# How long a CDN or browser may go on showing a page when the site answers with an error.
+PAGE_STALE_IF_ERROR = int(os.environ.get("PAGE_STALE_IF_ERROR", "86400"))
+
+# Stored pages (infra/stored.py): every public address without a query string is rendered when
+# what it shows changes and kept as a file in STORED_PAGES_ROOT (a folder beside the media, laid
+# out as the public site: the export nginx can serve), served without rendering, and while the
+# database is away. SITE_URL is the one address they are rendered for (pages name themselves).
+STORED_PAGES_ENABLED = env_bool("STORED_PAGES", True)
+STORED_PAGES_ROOT = Path(os.environ.get("STORED_PAGES_ROOT", BASE_DIR / "stored-pages"))
+SITE_URL = os.environ.get(
+    "SITE_URL",
+    "http://127.0.0.1:8000" if DEBUG else f"https://{(ALLOWED_HOSTS or ['localhost'])[0]}",
+).rstrip("/")
 
 # The read API (api/): each client address may make API_RATE_LIMIT requests in every
 # API_RATE_WINDOW seconds, counted in the shared cache; beyond that, 429 with Retry-After.
@@ -267,6 +282,10 @@ STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", BASE_DIR / "staticfiles"))
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "pages": {
+        "BACKEND": "infra.stored.AtomicFileSystemStorage",
+        "OPTIONS": {"location": STORED_PAGES_ROOT, "base_url": "/"},
+    },
     "staticfiles": {
         "BACKEND": (
             "django.contrib.staticfiles.storage.StaticFilesStorage"

@@ -12,3 +12,7 @@ class ComparisonsConfig(AppConfig):
         from .publishing import ComparisonPublication
 
         register(ComparisonPublication())
+
+        from . import pages
+
+        pages.register()  # its stored pages (infra/stored.py)

@@ -11,6 +11,7 @@ from django.db.models import Count, Q
 from django.urls import reverse
 
 from infra.cache import cached
+from infra.stored import shows
 from vendors import documents
 from vendors.documents import document_of
 from vendors.models import VendorVersion, total_max
@@ -285,6 +286,7 @@ def comparisons_for(vendor_id: int) -> list[ProfileComparison]:
     The reference profile lists a comparison it is not part of (Cerebras vs Groq vs
     SambaNova on AWS Trainium's page), so the others follow, up to a handful.
     """
+    shows("comparisons")
     comparisons = cached("live-comparisons", live_comparisons_with_vendors)
     ordered = sorted(comparisons, key=lambda c: (vendor_id not in c.vendor_ids, c.title))
     return ordered[:COMPARISONS_ON_A_PROFILE]

@@ -1,3 +1,4 @@
+from infra.stored import shows
 from django.http import Http404
 from django.shortcuts import redirect
 from django.urls import reverse
@@ -19,6 +20,7 @@ class ComparisonListView(ListView):
     context_object_name = "comparisons"
 
     def get_queryset(self):
+        shows("comparisons")
         return ComparisonVersion.objects.live().order_by("title")
 
     def get(self, request, *args, **kwargs):

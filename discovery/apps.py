@@ -13,3 +13,7 @@ class DiscoveryConfig(AppConfig):
         from .search import index_version
 
         on_version_written(index_version)
+
+        from . import pages
+
+        pages.register()  # its stored pages (infra/stored.py)

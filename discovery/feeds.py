@@ -16,6 +16,7 @@ from django.urls import reverse
 from django.utils.feedgenerator import Atom1Feed
 
 from comparisons.models import ComparisonVersion
+from infra.stored import shows
 from vendors.citation import PUBLISHER
 from vendors.models import Lane, VendorVersion
 
@@ -85,6 +86,7 @@ class SiteChangesFeed(ChangesFeed):
         return reverse("vendors:rankings")
 
     def items(self):
+        shows("changes")
         versions = list(_changed(VendorVersion)[:ENTRIES]) + list(_changed(ComparisonVersion)[:ENTRIES])
         versions.sort(key=lambda v: (v.published_at, v.number), reverse=True)
         return versions[:ENTRIES]
@@ -104,6 +106,7 @@ class VendorChangesFeed(ChangesFeed):
         return version.get_absolute_url()
 
     def items(self, version):
+        shows(version.page_key)
         return _changed(VendorVersion, item_id=version.item_id)[:ENTRIES]
 
 
@@ -118,5 +121,6 @@ class LaneChangesFeed(ChangesFeed):
         return lane.get_absolute_url()
 
     def items(self, lane):
+        shows(f"lane-changes-{lane.pk}")
         in_lane = VendorVersion.objects.live().filter(lane=lane).values("item_id")
         return _changed(VendorVersion).filter(item_id__in=in_lane)[:ENTRIES]

@@ -7,6 +7,7 @@ from django.db.models import Max
 from django.urls import reverse
 
 from comparisons.models import ComparisonVersion
+from infra.stored import shows
 from vendors.models import Lane, VendorVersion
 
 
@@ -17,6 +18,7 @@ class LiveVersionSitemap(Sitemap):
     changefreq = "weekly"
 
     def items(self):
+        shows("entries", "changes", "comparisons")  # every live item and its live version's date
         return self.model.objects.live().only("slug", "published_at").order_by("slug")
 
     def lastmod(self, version):

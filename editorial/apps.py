@@ -8,6 +8,9 @@ class EditorialConfig(AppConfig):
     def ready(self):
         from infra.cache import changes_at
 
-        from .registry import next_scheduled
+        from infra.stored import register_expiry
+
+        from .registry import next_scheduled, pages_expire
 
         changes_at(next_scheduled)  # a scheduled version going live changes visitors' pages
+        register_expiry(pages_expire)  # ... and its stored pages (infra/stored.py)

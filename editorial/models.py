@@ -117,6 +117,16 @@ class PublishedVersion(models.Model):
     def __str__(self):
         return f"{self.item} version {self.number}"
 
+    @classmethod
+    def page_key_prefix(cls) -> str:
+        """``vendor`` for VendorVersion: the stored pages' key of an item is ``vendor-12``."""
+        return cls._meta.model_name.removesuffix("version")
+
+    @property
+    def page_key(self) -> str:
+        """What a stored page that reads this item's published document shows (infra/stored.py)."""
+        return f"{self.page_key_prefix()}-{self.item_id}"
+
     @property
     def is_live(self):
         now = timezone.now()

@@ -61,6 +61,13 @@ class Publication:
     def carry_verification(self, obj: Editable, document: Document) -> None:
         """After a revert or discard: keep the newer verified dates ``document`` holds for unchanged rows."""
 
+    def page_keys(self, before: PublishedVersion | None, after: PublishedVersion | None) -> set[str]:
+        """What visitors' pages show that changed when ``before`` (live until now, or None) gave
+        way to ``after`` (live now, or None): the stored pages showing these are rendered again
+        (infra/stored.py). The item's own document always; lists only when its entry changed."""
+        version = after or before
+        return {version.page_key} if version is not None else set()
+
 
 def register(publication: Publication) -> Publication:
     from .diff import describe_rows_as
@@ -92,6 +99,33 @@ def next_scheduled(now: dt.datetime) -> dt.datetime | None:
         )
         if pending is not None:
             moments.append(pending)
+    return min(moments, default=None)
+
+
+def pages_expire(keys: set[str], now: dt.datetime) -> dt.datetime | None:
+    """When a stored page showing ``keys`` changes by itself: a version of one of its items
+    scheduled to go live, or for a page about more than its items (a list), any scheduled version."""
+    moments: list[dt.datetime] = []
+    listed = False
+    for publication in publications():
+        prefix = f"{publication.version_model.page_key_prefix()}-"
+        ids = [int(key[len(prefix) :]) for key in keys if key.startswith(prefix) and key[len(prefix) :].isdigit()]
+        if ids:
+            versions = publication.version_model.objects.filter(item_id__in=ids)
+            moments += versions.pending(at=now).order_by("published_at").values_list("published_at", flat=True)[:1]
+            moments += (
+                versions.live(at=now)
+                .filter(superseded_at__isnull=False)
+                .order_by("superseded_at")
+                .values_list("superseded_at", flat=True)[:1]
+            )
+    for key in keys:
+        if key != "everything" and not any(
+            key.startswith(f"{p.version_model.page_key_prefix()}-") for p in publications()
+        ):
+            listed = True
+    if listed and (moment := next_scheduled(now)) is not None:
+        moments.append(moment)
     return min(moments, default=None)
 
 

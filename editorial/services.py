@@ -26,6 +26,7 @@ from django.utils import timezone
 from reversion.models import Version
 
 from infra import cache as page_cache
+from infra import stored
 
 from .diff import PUBLIC_SKIP, describe_changes
 from .registry import Publication, publication_for, version_written
@@ -85,6 +86,24 @@ def live_version(obj: Editable, *, at: dt.datetime | None = None) -> PublishedVe
 
 def pending_version(obj: Editable, *, at: dt.datetime | None = None) -> PublishedVersion | None:
     return versions_of(obj).pending(at=at).order_by("published_at").first()
+
+
+def pages_changed(obj: Editable, *, before: PublishedVersion | None) -> None:
+    """What visitors read of ``obj`` went from ``before`` to its live version now: once the
+    transaction commits, the stored pages showing what changed are rendered again, and the
+    item's new pages rendered (infra/stored.py)."""
+    publication = publication_for(obj)
+    after = live_version(obj)
+    if before is not None and after is not None and before.pk == after.pk:
+        return
+    stored.changed(publication.page_keys(before, after), paths=stored.item_paths(after) if after else ())
+
+
+def pages_of(obj: Editable) -> set[str]:
+    """What visitors' pages show of ``obj`` while it is live: ask before deleting it, then
+    hand the keys to ``infra.stored.changed`` so its pages go and the lists follow."""
+    live = live_version(obj)
+    return publication_for(obj).page_keys(live, None) if live is not None else set()
 
 
 def _lock(obj: Editable) -> None:
@@ -151,6 +170,8 @@ def publish(
         live.save(update_fields=["superseded_at"])
     _set_state(obj, has_unpublished_changes=False, review_requested_at=None, review_requested_by=None)
     page_cache.content_changed()
+    if at <= now:
+        pages_changed(obj, before=live)  # a scheduled version's pages are rendered when its time comes
     return version
 
 
@@ -176,6 +197,7 @@ def unpublish(*, obj: Editable, user: Editor) -> None:
     record_revision(obj, user=user, comment="Unpublished.")
     _set_state(obj, has_unpublished_changes=True)
     page_cache.content_changed()
+    pages_changed(obj, before=live)
 
 
 @transaction.atomic
@@ -298,6 +320,7 @@ def refresh_verification(*, obj: Editable, user: Editor) -> PublishedVersion | N
     live.superseded_at = now
     live.save(update_fields=["superseded_at"])
     page_cache.content_changed()
+    pages_changed(obj, before=live)
     return version
 
 

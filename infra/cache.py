@@ -155,7 +155,11 @@ class PublicPageCacheMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
-        if not settings.PAGE_CACHE_ENABLED or request.path.startswith(settings.PAGE_CACHE_SKIP_PREFIXES):
+        if (
+            not settings.PAGE_CACHE_ENABLED
+            or request.path.startswith(settings.PAGE_CACHE_SKIP_PREFIXES)
+            or getattr(request, "_stored_page", False)  # a stored page (infra/stored.py) is not cached here
+        ):
             return self.get_response(request)
         if request.method not in ("GET", "HEAD") or self._signed_in(request):
             response = self.get_response(request)

@@ -52,3 +52,71 @@ class SecurityEvent(models.Model):
 
     def __str__(self):
         return f"{self.get_kind_display()}: {self.username or 'no username'}"
+
+
+class StoredPage(models.Model):
+    """The index of the page store (infra/stored.py): which address shows what, its ETag, and
+    the last render's failure. The bytes themselves live in the store, never in this table, so
+    the site answers from them while the database is away."""
+
+    path = models.CharField(max_length=500, unique=True)
+    file = models.CharField(max_length=500, help_text="Its file in the store and the export.")
+    etag = models.CharField(max_length=64)
+    release = models.CharField(max_length=64, db_index=True)
+    rendered_at = models.DateTimeField(null=True, blank=True)
+    until = models.DateTimeField(
+        null=True, blank=True, db_index=True, help_text="When it stops being true by itself."
+    )
+    error = models.TextField(blank=True, help_text="Why the last render failed; empty when it worked.")
+    failed_at = models.DateTimeField(null=True, blank=True, db_index=True)
+
+    class Meta:
+        ordering = ["path"]
+        verbose_name = "stored page"
+
+    def __str__(self):
+        return self.path
+
+    @classmethod
+    def record(cls, entry):
+        """A render stored ``entry`` (an infra.stored.Entry): index it under its keys."""
+        import datetime as dt
+
+        page, _ = cls.objects.update_or_create(
+            path=entry.path,
+            defaults={
+                "file": entry.file,
+                "etag": entry.etag,
+                "release": entry.release,
+                "rendered_at": dt.datetime.fromtimestamp(entry.rendered_at, tz=dt.UTC),
+                "until": dt.datetime.fromtimestamp(entry.until, tz=dt.UTC) if entry.until else None,
+                "error": "",
+                "failed_at": None,
+            },
+        )
+        known = set(page.keys.values_list("key", flat=True))
+        if known != set(entry.keys):
+            page.keys.exclude(key__in=entry.keys).delete()
+            StoredPageKey.objects.bulk_create(
+                StoredPageKey(page=page, key=key) for key in entry.keys if key not in known
+            )
+        return page
+
+    @classmethod
+    def failed(cls, path, error):
+        from django.utils import timezone
+
+        cls.objects.filter(path=path).update(error=error[:2000], failed_at=timezone.now())
+
+
+class StoredPageKey(models.Model):
+    """One thing a stored page shows (``vendor-12``, ``lane-3``, ``entries``)."""
+
+    page = models.ForeignKey(StoredPage, on_delete=models.CASCADE, related_name="keys")
+    key = models.CharField(max_length=100, db_index=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["page", "key"], name="stored_page_key_once")]
+
+    def __str__(self):
+        return self.key

@@ -3,6 +3,7 @@ from django.views.generic import TemplateView
 
 from comparisons.documents import comparison_document_of
 from infra.cache import cached
+from infra.stored import DEFERRED, shows
 from vendors.listings import KeysFirstPaginator
 from vendors.selectors import active_axes, live_version
 
@@ -25,6 +26,7 @@ def _per_host(request, name, compute, **options):
 
 def _rankings(request, axes):
     """The rankings' entries, and when the newest of their versions went live."""
+    shows("entries")
 
     def compute():
         versions, scores = selectors.ranked_vendors(axes=axes)
@@ -35,6 +37,7 @@ def _rankings(request, axes):
 
 
 def _site(request, axes, *, rankings=None):
+    shows(DEFERRED)  # built from everything: again by the worker's sweep, not at each publish
     def compute():
         entries = rankings if rankings is not None else _rankings(request, axes)[0]
         return files.site_file(axes=axes, url=request.build_absolute_uri, rankings=entries)

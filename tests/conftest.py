@@ -50,3 +50,26 @@ def no_page_cache(settings):
     local.clear()
     yield
     local.clear()
+
+
+@pytest.fixture(autouse=True)
+def no_stored_pages(settings):
+    """Pages render on each request in tests, so that their query counts are the cold ones;
+    tests/infra/test_stored.py turns the store on (``stored_pages``) to test it."""
+    settings.STORED_PAGES_ENABLED = False
+
+
+@pytest.fixture
+def stored_pages(settings, tmp_path):
+    """The page store on, in a folder of this test's own, for the test client's address."""
+    from infra.stored import store
+
+    settings.STORED_PAGES_ENABLED = True
+    settings.SITE_URL = "http://testserver"
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "pages": {"BACKEND": "infra.stored.AtomicFileSystemStorage", "OPTIONS": {"location": tmp_path / "pages"}},
+    }
+    store.copies.clear()
+    yield tmp_path / "pages"
+    store.copies.clear()

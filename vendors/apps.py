@@ -12,3 +12,7 @@ class VendorsConfig(AppConfig):
         from .publishing import VendorPublication
 
         register(VendorPublication())
+
+        from . import pages
+
+        pages.register()  # its stored pages (infra/stored.py)

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Final, Literal, Protocol, Self
 from django.conf import settings
 from django.db.models.fields.files import FieldFile
 from django.urls import reverse
+from django.utils import timezone
 from pydantic import (
     BaseModel,
     ConfigDict,
@@ -33,6 +34,8 @@ from pydantic import (
     field_validator,
     model_validator,
 )
+
+from infra.stored import expires, shows
 
 from .freshness import is_stale, stale_before
 from .models import display_date, score_total
@@ -272,12 +275,29 @@ class PublishedDocument(Part):
 
     @classmethod
     def of(cls, version: Any) -> Self:
-        """The one way to read a published version: parsed once, kept on the version."""
+        """The one way to read a published version: parsed once, kept on the version. A stored
+        page being rendered records that it shows this item, until a row of it turns stale."""
         parsed: Self | None = getattr(version, "_parsed_document", None)
         if parsed is None:
             parsed = cls.parse(version.document)
             version._parsed_document = parsed  # a cache the model does not declare
+        shows(version.page_key)
+        expires(parsed.turns_stale_at)
         return parsed
+
+    @property
+    def turns_stale_at(self) -> dt.datetime | None:
+        """The next moment one of its fresh rows turns stale by the calendar (the start of the day
+        after its freshness window ends, in the site's time zone), or None."""
+        days = dt.timedelta(days=settings.FRESHNESS_DAYS + 1)
+        days_due = [
+            row.verified_on + days
+            for row in self.claims()
+            if isinstance(row, Verified) and not row.is_stale and row.verified_on is not None
+        ]
+        if not days_due:
+            return None
+        return dt.datetime.combine(min(days_due), dt.time.min, tzinfo=timezone.get_current_timezone())
 
     @staticmethod
     def cited_by(rows: Iterable[Any]) -> dict[int, Any]:

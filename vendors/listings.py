@@ -15,6 +15,7 @@ from django.db.models import Case, F, FilteredRelation, IntegerField, Q, QuerySe
 from django.db.models.functions import Coalesce
 
 from editorial.models import VersionQuerySet
+from infra.stored import shows
 
 from .models import Axis, Lane, VendorVersion, VersionScore
 from .selectors import ScoreCells, live_vendors
@@ -60,6 +61,7 @@ def rankings(
     descending. Vendors with no value sort last either way. Returns (vendors, sort
     actually used): an unknown sort falls back to the default.
     """
+    shows("entries")  # a stored page of it shows every live vendor's entry
     queryset = live_vendors().select_related("lane").defer("document", "history", "changes")
     descending = sort.startswith("-")
     key = sort.removeprefix("-")
@@ -87,6 +89,7 @@ def weighted_rankings(*, weights: Mapping[int, int], axes: Sequence[Axis]) -> Ve
     every scored one. Ties fall back to the editorial total, then the name, then the id, so
     the same weights give the same order to anyone.
     """
+    shows("entries")
     queryset = live_vendors().select_related("lane").defer("document", "history", "changes")
     terms = []
     for axis in axes:
@@ -118,6 +121,7 @@ def add_score_cells(versions: Iterable[VendorVersion], *, axes: Sequence[Axis]) 
 
 def lane_vendors(lane: Lane) -> VersionQuerySet[VendorVersion]:
     """A lane's live vendors, best total first, as a queryset to paginate."""
+    shows(f"lane-{lane.pk}")
     return (
         live_vendors()
         .filter(lane=lane)

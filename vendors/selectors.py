@@ -29,6 +29,7 @@ from django.utils import timezone
 from editorial.models import VersionQuerySet
 from editorial.services import HistoryEntry
 from infra.cache import cached
+from infra.stored import shows
 
 from . import documents
 from .documents import VendorDocument
@@ -254,6 +255,7 @@ def _add_alternatives(profile: Profile, *, vendor_id: int, lane_id: int, live_la
     the site holds; the lane's own page lists the rest. ``live_lane_id`` is the lane the
     vendor is counted in among live vendors (None for a draft's preview)."""
     for lane, versions in cached("alternatives", alternatives_by_lane):
+        shows(f"lane-{lane.pk}")  # its first few vendors and its count
         shown = [version for version in versions if version.item_id != vendor_id][:ALTERNATIVES_PER_LANE]
         others = lane.vendor_count - (1 if lane.pk == live_lane_id else 0)
         if lane.pk == lane_id:
@@ -305,6 +307,7 @@ def active_total_max() -> int:
 def lanes_with_vendor_counts() -> QuerySet[LaneWithCount]:
     """Every lane in its order, each with ``vendor_count`` live vendors, in one query: the
     counts are read from the (lane, published_at, superseded_at, id) index alone."""
+    shows("entries")
     live = (
         live_vendors()
         .filter(lane=OuterRef("pk"))

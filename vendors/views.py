@@ -5,6 +5,7 @@ from django_filters.views import FilterView
 
 from editorial.registry import publication_for
 from editorial.views import PublishedPageMixin
+from infra.stored import shows
 
 from . import listings, selectors
 from .citation import Citation, citation_response
@@ -202,6 +203,7 @@ class VendorListView(FilterView):
     strict = False  # an invalid value is ignored and said so, not a reason to show nothing
 
     def get_queryset(self):
+        shows("entries")
         return selectors.live_vendors().select_related("lane")
 
     def get_filterset_kwargs(self, filterset_class):

@@ -8,6 +8,7 @@ from django.db import transaction
 from reversion.admin import VersionAdmin
 from reversion.models import Version
 
+from infra import stored
 from infra.cache import content_changed
 
 from .. import services
@@ -152,12 +153,16 @@ class EditorialAdmin(RevisionHistory, WorkflowSteps, StateListing, ValidatesInit
         services.refresh_state(obj=form.instance)
 
     def delete_model(self, request, obj):
+        shown = services.pages_of(obj)
         super().delete_model(request, obj)
         content_changed()  # a live item deleted takes its versions with it
+        stored.changed(shown)
 
     def delete_queryset(self, request, queryset):
+        shown = set().union(*(services.pages_of(obj) for obj in queryset))
         super().delete_queryset(request, queryset)
         content_changed()
+        stored.changed(shown)
 
     def response_change(self, request, obj):
         response = super().response_change(request, obj)

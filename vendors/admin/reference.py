@@ -15,6 +15,7 @@ from django.utils.html import format_html_join
 
 from editorial.admin_input import ValidatesInitial
 from infra.cache import content_changed
+from infra.stored import changed_everywhere
 
 from ..models import (
     Attribute,
@@ -37,14 +38,17 @@ class ChangesPublicPages(ValidatesInitial):
     def save_model(self, request, obj, form, change):
         super().save_model(request, obj, form, change)
         content_changed()
+        changed_everywhere()  # every stored page shows lanes, attributes, axes and the site's text
 
     def delete_model(self, request, obj):
         super().delete_model(request, obj)
         content_changed()
+        changed_everywhere()  # every stored page shows lanes, attributes, axes and the site's text
 
     def delete_queryset(self, request, queryset):
         super().delete_queryset(request, queryset)
         content_changed()
+        changed_everywhere()  # every stored page shows lanes, attributes, axes and the site's text
 
 
 @admin.register(Lane)

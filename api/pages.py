@@ -1,0 +1,37 @@
+"""The read API's stored answers (infra/stored.py): the detail answers, lanes, axes and the
+comparisons, asked without a query string. Lists with filters are answered on demand."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from django.urls import reverse
+
+from comparisons.models import ComparisonVersion
+from infra import stored
+from vendors.models import VendorVersion
+
+URL_NAMES = ("api:vendor", "api:vendor-versions", "api:lanes", "api:axes", "api:comparisons", "api:comparison")
+
+
+def vendor_paths(version: VendorVersion) -> list[str]:
+    return [reverse("api:vendor", args=[version.slug]), reverse("api:vendor-versions", args=[version.slug])]
+
+
+def comparison_paths(version: ComparisonVersion) -> list[str]:
+    return [reverse("api:comparison", args=[version.slug])]
+
+
+def every_path() -> Iterator[str]:
+    yield from (reverse("api:lanes"), reverse("api:axes"), reverse("api:comparisons"))
+    for version in VendorVersion.objects.live().only("slug").order_by("slug"):
+        yield from vendor_paths(version)
+    for comparison in ComparisonVersion.objects.live().only("slug").order_by("slug"):
+        yield from comparison_paths(comparison)
+
+
+def register() -> None:
+    stored.store_url_names(*URL_NAMES)
+    stored.register_paths(every_path)
+    stored.register_item_paths("vendor", vendor_paths)
+    stored.register_item_paths("comparison", comparison_paths)

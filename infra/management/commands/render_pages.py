@@ -1,0 +1,23 @@
+from django.core.management.base import BaseCommand
+
+from infra import stored
+
+
+class Command(BaseCommand):
+    help = (
+        "Render the stored pages (infra/stored.py): by default those whose time has come, made by "
+        "another release or never stored; with --all, every one. Run it after a deploy."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("--all", action="store_true", help="Render every stored address again.")
+
+    def handle(self, *args, all=False, **options):
+        if all:
+            report = stored.render(stored.every_path())
+            counts = {name: len(getattr(report, name)) for name in ("rendered", "unchanged", "removed", "failed")}
+        else:
+            counts = stored.render_expired.call()
+        self.stdout.write(", ".join(f"{count} {name}" for name, count in counts.items()))
+        if counts["failed"]:
+            self.stderr.write("Some pages failed to render: the admin lists them under Stored pages.")

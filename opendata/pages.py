@@ -1,0 +1,42 @@
+"""The downloads' stored files (infra/stored.py). A profile's or comparison's files follow
+its publish; the rankings follow any list entry. /data/ and the whole-site file are built
+from everything, seconds at 10,000 vendors: they show ``dump``, which a publish only marks
+as due, and the worker's periodic sweep builds them again (infra/stored.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from django.urls import reverse
+
+from comparisons.models import ComparisonVersion
+from infra import stored
+from vendors.models import VendorVersion
+
+from .files import FORMATS
+
+URL_NAMES = ("opendata:index", "opendata:site", "opendata:rankings", "opendata:vendor", "opendata:comparison")
+
+
+def vendor_paths(version: VendorVersion) -> list[str]:
+    return [reverse("opendata:vendor", args=[version.slug, format]) for format in FORMATS]
+
+
+def comparison_paths(version: ComparisonVersion) -> list[str]:
+    return [reverse("opendata:comparison", args=[version.slug, format]) for format in FORMATS]
+
+
+def every_path() -> Iterator[str]:
+    yield from (reverse("opendata:index"), reverse("opendata:site"))
+    yield from (reverse("opendata:rankings", args=[format]) for format in FORMATS)
+    for version in VendorVersion.objects.live().only("slug").order_by("slug"):
+        yield from vendor_paths(version)
+    for comparison in ComparisonVersion.objects.live().only("slug").order_by("slug"):
+        yield from comparison_paths(comparison)
+
+
+def register() -> None:
+    stored.store_url_names(*URL_NAMES)
+    stored.register_paths(every_path)
+    stored.register_item_paths("vendor", vendor_paths)
+    stored.register_item_paths("comparison", comparison_paths)

@@ -1,0 +1,150 @@
+"""Stored pages (infra/stored.py): rendered when what they show changes, served as bytes,
+also while the database is away, and written out as the export."""
+
+import re
+from contextlib import contextmanager
+from pathlib import Path
+from unittest import mock
+
+import pytest
+from django.core.management import call_command
+from django.db import OperationalError, connections
+from django.test.signals import template_rendered
+
+from infra.models import StoredPage
+from infra.stored import store
+from vendors.demo import load_demo
+from vendors.models import Fact, Vendor
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@contextmanager
+def templates_rendered():
+    names = []
+
+    def note(sender, template, **kwargs):
+        names.append(template.name)
+
+    template_rendered.connect(note)
+    try:
+        yield names
+    finally:
+        template_rendered.disconnect(note)
+
+
+@pytest.fixture
+def demo(stored_pages):
+    load_demo()
+    return stored_pages
+
+
+def publish_groq_fact():
+    from editorial import services
+
+    groq = Vendor.objects.get(slug="groq")
+    fact = groq.facts.order_by("pk").first()
+    Fact.objects.filter(pk=fact.pk).update(value=fact.value + " (checked)")
+    services.publish(obj=groq, user=None, note="A fact reworded.")
+    return groq
+
+
+def test_after_a_publish_the_first_visitor_gets_stored_bytes_and_no_template_is_rendered(demo, visitor):
+    groq = publish_groq_fact()
+    lane = f"/lanes/{groq.lane.slug}/"
+    for path in ("/vendors/groq/", lane, "/"):
+        with templates_rendered() as names:
+            response = visitor.get(path)
+        assert response.status_code == 200
+        assert response["X-Stored-Page"] == "hit", path
+        assert names == [], path
+    assert "(checked)" in visitor.get("/vendors/groq/").content.decode()
+
+
+def test_a_change_to_groq_leaves_trainiums_profile_unrendered_and_its_etag_as_it_was(demo, visitor):
+    before = visitor.get("/vendors/aws-trainium/")
+    rendered_at = StoredPage.objects.get(path="/vendors/aws-trainium/").rendered_at
+    publish_groq_fact()
+    after = visitor.get("/vendors/aws-trainium/")
+    assert after["ETag"] == before["ETag"]
+    assert StoredPage.objects.get(path="/vendors/aws-trainium/").rendered_at == rendered_at
+    assert StoredPage.objects.get(path="/vendors/groq/").rendered_at > rendered_at
+
+
+def test_a_stored_page_carries_its_keys_for_a_cdn_and_may_be_served_stale_on_error(demo, visitor):
+    response = visitor.get("/vendors/aws-trainium/")
+    trainium = Vendor.objects.get(slug="aws-trainium")
+    assert f"vendor-{trainium.pk}" in response["Surrogate-Key"].split()
+    assert f"vendor-{trainium.pk}" in response["Cache-Tag"].split(",")
+    assert "stale-if-error=86400" in response["Cache-Control"]
+    assert visitor.get("/vendors/aws-trainium/", HTTP_IF_NONE_MATCH=response["ETag"]).status_code == 304
+
+
+@contextmanager
+def database_away():
+    """Every query fails as it does when the database file is gone or the server is down."""
+
+    def refuse(*args, **kwargs):
+        raise OperationalError("could not connect to server: Connection refused")
+
+    with mock.patch.object(connections["default"], "cursor", side_effect=refuse):
+        yield
+
+
+def test_with_the_database_away_every_published_profile_answers_from_the_store(demo, visitor):
+    slugs = list(Vendor.objects.values_list("slug", flat=True))
+    names = dict(Vendor.objects.values_list("slug", "name"))
+    store.copies.clear()  # a server just started: nobody has asked for anything yet
+    from django.core.cache import cache
+
+    cache.clear()
+    with database_away():
+        for slug in slugs:
+            response = visitor.get(f"/vendors/{slug}/")
+            assert response.status_code == 200, slug
+            assert names[slug] in response.content.decode()
+        assert visitor.get("/search/?q=trainium").status_code == 503  # dynamic pages cannot answer
+
+
+def test_a_page_whose_time_has_passed_is_served_stale_when_the_database_is_away(demo, visitor, settings):
+    StoredPage.objects.filter(path="/vendors/groq/").update()
+    settings.RELEASE = "another-release"  # every stored page was made by an older release
+    store.copies.clear()
+    with database_away():
+        response = visitor.get("/vendors/groq/")
+    assert response.status_code == 200
+    assert response["X-Stored-Page"] == "stale"
+    assert "stale-if-error" in response["Cache-Control"]
+
+
+def test_a_render_that_fails_keeps_the_previous_bytes_and_says_why_in_the_admin(demo, visitor, caplog):
+    from infra import stored
+
+    before = visitor.get("/vendors/groq/")
+    with mock.patch("vendors.views.VendorDetailView.get_context_data", side_effect=RuntimeError("boom")):
+        report = stored.render(["/vendors/groq/"])
+    assert report.failed == ["/vendors/groq/"]
+    page = StoredPage.objects.get(path="/vendors/groq/")
+    assert "boom" in page.error
+    assert sum("not rendered" in r.getMessage() for r in caplog.records) == 1
+    store.copies.clear()
+    assert visitor.get("/vendors/groq/").content == before.content
+
+
+def test_export_site_writes_the_served_bytes_and_every_link_of_its_home_page_resolves(demo, visitor, tmp_path):
+    out = tmp_path / "export"
+    call_command("export_site", str(out))
+    profile = out / "vendors" / "aws-trainium" / "index.html"
+    assert profile.read_bytes() == visitor.get("/vendors/aws-trainium/").content
+    home = (out / "index.html").read_text()
+    links = set(re.findall(r'(?:href|src)="(/[^"#?]*)', home))
+    assert links
+    missing = [link for link in sorted(links) if not _exported(out, link)]
+    assert missing == []
+
+
+def _exported(root: Path, link: str) -> bool:
+    target = root / link.lstrip("/")
+    if link.endswith("/"):
+        return any((target / name).is_file() for name in ("index.html", "index.xml", "index.json"))
+    return target.is_file()

@@ -1,0 +1,90 @@
+"""The vendors' stored pages (infra/stored.py): which addresses are stored, every one of
+them for a full render or the export, and what a publish changes for visitors."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from django.urls import reverse
+
+from infra import stored
+
+from .models import Lane, VendorVersion
+
+URL_NAMES = (
+    "vendors:rankings",
+    "vendors:list",
+    "vendors:detail",
+    "vendors:changes",
+    "vendors:version",
+    "vendors:citation",
+    "vendors:lanes",
+    "vendors:lane",
+)
+CITATION_FORMATS = ("bib", "json")
+
+
+def version_paths(slug: str, number: int) -> list[str]:
+    return [
+        reverse("vendors:version", args=[slug, number]),
+        *(reverse("vendors:citation", args=[slug, number, format]) for format in CITATION_FORMATS),
+    ]
+
+
+def item_paths(version: VendorVersion) -> list[str]:
+    """A live version's own pages: its profile, change log and its version's page."""
+    return [
+        reverse("vendors:detail", args=[version.slug]),
+        reverse("vendors:changes", args=[version.slug]),
+        *version_paths(version.slug, version.number),
+    ]
+
+
+def every_path() -> Iterator[str]:
+    yield from (reverse("vendors:rankings"), reverse("vendors:list"), reverse("vendors:lanes"))
+    for slug in Lane.objects.order_by("position", "name").values_list("slug", flat=True):
+        yield reverse("vendors:lane", args=[slug])
+    live = VendorVersion.objects.live().values_list("item_id", "slug")
+    slugs = dict(live)
+    for slug in slugs.values():
+        yield reverse("vendors:detail", args=[slug])
+        yield reverse("vendors:changes", args=[slug])
+    numbers = VendorVersion.objects.past().filter(item_id__in=slugs).values_list("item_id", "number")
+    for item_id, number in numbers.order_by("item_id", "number"):
+        yield from version_paths(slugs[item_id], number)
+
+
+def entry(version: VendorVersion | None) -> tuple | None:
+    """What lists show of a vendor (rankings, lanes, alternatives, comparisons' columns)."""
+    if version is None:
+        return None
+    return (
+        version.slug,
+        version.name,
+        version.company,
+        version.lane_id,
+        version.alternative_blurb,
+        version.total,
+        version.verified_on,
+        version.unverified_facts,
+        version.fact_count,
+    )
+
+
+def page_keys(before: VendorVersion | None, after: VendorVersion | None) -> set[str]:
+    """The vendor's own document always; the lists it is in when its entry changed (a new
+    total, name, lane or verified date), and the feeds when the change is in the change log."""
+    version = after or before
+    assert version is not None
+    keys = {version.page_key}
+    if entry(before) != entry(after):
+        keys |= {"entries", *(f"lane-{v.lane_id}" for v in (before, after) if v is not None)}
+    if after is None or after.content_changed:
+        keys |= {"changes", *(f"lane-changes-{v.lane_id}" for v in (before, after) if v is not None)}
+    return keys
+
+
+def register() -> None:
+    stored.store_url_names(*URL_NAMES)
+    stored.register_paths(every_path)
+    stored.register_item_paths("vendor", item_paths)
