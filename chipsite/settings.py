@@ -207,6 +207,34 @@ SITE_URL = os.environ.get(
     "http://127.0.0.1:8000" if DEBUG else f"https://{(ALLOWED_HOSTS or ['localhost'])[0]}",
 ).rstrip("/")
 
+# A CDN in front (infra/purge.py): pages name their surrogate keys in Surrogate-Key (Fastly) and
+# Cache-Tag (Cloudflare), and pages rendered again are purged from it by key. CDN_PURGER says
+# which: "none" (nothing is sent), "fastly" (CDN_PURGE_TOKEN, an API token allowed to purge, and
+# CDN_FASTLY_SERVICE_ID; CDN_FASTLY_SOFT_PURGE marks copies stale rather than dropping them),
+# "cloudflare" (CDN_PURGE_TOKEN with the Cache Purge permission, CDN_CLOUDFLARE_ZONE_ID) or
+# "http" (a PURGE request to CDN_PURGE_URL with the keys in the CDN_PURGE_HEADER header, for a
+# Varnish or nginx cache; CDN_PURGE_TOKEN, if set, as a bearer token). For Fastly and Cloudflare,
+# CDN_PURGE_URL replaces the API's address (tests point it at a local server). A purge that gets
+# no answer within CDN_PURGE_TIMEOUT seconds, or a failure, is retried once, then logged.
+CDN_PURGER = os.environ.get("CDN_PURGER", "none").strip().lower()
+CDN_PURGE_URL = os.environ.get("CDN_PURGE_URL", "")
+CDN_PURGE_TOKEN = os.environ.get("CDN_PURGE_TOKEN", "")
+CDN_FASTLY_SERVICE_ID = os.environ.get("CDN_FASTLY_SERVICE_ID", "")
+CDN_FASTLY_SOFT_PURGE = env_bool("CDN_FASTLY_SOFT_PURGE")
+CDN_CLOUDFLARE_ZONE_ID = os.environ.get("CDN_CLOUDFLARE_ZONE_ID", "")
+CDN_PURGE_HEADER = os.environ.get("CDN_PURGE_HEADER", "xkey")
+CDN_PURGE_TIMEOUT = float(os.environ.get("CDN_PURGE_TIMEOUT", "5"))
+_cdn_needs = {
+    "none": [],
+    "fastly": ["CDN_PURGE_TOKEN", "CDN_FASTLY_SERVICE_ID"],
+    "cloudflare": ["CDN_PURGE_TOKEN", "CDN_CLOUDFLARE_ZONE_ID"],
+    "http": ["CDN_PURGE_URL"],
+}
+if CDN_PURGER not in _cdn_needs:
+    raise ImproperlyConfigured('CDN_PURGER must be "none", "fastly", "cloudflare" or "http".')
+if _cdn_missing := [name for name in _cdn_needs[CDN_PURGER] if not globals()[name]]:
+    raise ImproperlyConfigured(f"CDN_PURGER={CDN_PURGER} needs {' and '.join(_cdn_missing)}.")
+
 # The read API (api/): each client address may make API_RATE_LIMIT requests in every
 # API_RATE_WINDOW seconds, counted in the shared cache; beyond that, 429 with Retry-After.
 API_RATE_LIMIT = int(os.environ.get("API_RATE_LIMIT", "120"))
