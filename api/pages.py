@@ -11,7 +11,16 @@ from comparisons.models import ComparisonVersion
 from infra import stored
 from vendors.models import VendorVersion
 
-URL_NAMES = ("api:vendor", "api:vendor-versions", "api:lanes", "api:axes", "api:comparisons", "api:comparison")
+URL_NAMES = (
+    "api:vendor",
+    "api:vendor-versions",
+    "api:lanes",
+    "api:axes",
+    "api:comparisons",
+    "api:comparison",
+    "api:openapi-json",
+    "api:openapi-view",
+)
 
 
 def vendor_paths(version: VendorVersion) -> list[str]:
@@ -23,6 +32,7 @@ def comparison_paths(version: ComparisonVersion) -> list[str]:
 
 
 def every_path() -> Iterator[str]:
+    yield from (reverse("api:openapi-json"), reverse("api:openapi-view"))
     yield from (reverse("api:lanes"), reverse("api:axes"), reverse("api:comparisons"))
     for version in VendorVersion.objects.live().only("slug").order_by("slug"):
         yield from vendor_paths(version)

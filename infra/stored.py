@@ -39,6 +39,7 @@ import io
 import json
 import logging
 import os
+import sys
 import tempfile
 import threading
 import time
@@ -58,6 +59,8 @@ from django.urls import Resolver404, resolve
 from django.utils import timezone
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.http import quote_etag
+
+from .purge import purge_keys, surrogate_headers
 
 log = logging.getLogger(__name__)
 
@@ -345,10 +348,6 @@ def _etag(body: bytes) -> str:
     return hashlib.sha256(body).hexdigest()[:32]
 
 
-def surrogate_keys(keys: Iterable[str]) -> str:
-    return " ".join(key for key in keys if key != EVERYTHING)
-
-
 # --- Answering ----------------------------------------------------------------------------
 
 
@@ -446,9 +445,8 @@ def _public(response: HttpResponse, entry: Entry) -> HttpResponse:
         stale_if_error=settings.PAGE_STALE_IF_ERROR,
     )
     patch_vary_headers(response, ["Accept-Encoding", "Cookie"])
-    if keys := surrogate_keys(entry.keys):
-        response["Surrogate-Key"] = keys
-        response["Cache-Tag"] = keys.replace(" ", ",")
+    for name, value in surrogate_headers(key for key in entry.keys if key != EVERYTHING).items():
+        response[name] = value
     return response
 
 
@@ -489,7 +487,21 @@ def render_one(path: str) -> HttpResponse:
         "wsgi.errors": io.StringIO(),
         RENDER_FLAG: True,
     }
-    return _get_handler().get_response(WSGIRequest(environ))
+    from django.core.signals import got_request_exception
+
+    errors: list[BaseException] = []
+
+    def note(sender: Any, request: Any = None, **kwargs: Any) -> None:
+        if request is not None and request.META.get(RENDER_FLAG) and (error := sys.exception()):
+            errors.append(error)
+
+    got_request_exception.connect(note)
+    try:
+        response = _get_handler().get_response(WSGIRequest(environ))
+    finally:
+        got_request_exception.disconnect(note)
+    response.render_error = errors[-1] if errors else None
+    return response
 
 
 @dataclass
@@ -514,6 +526,8 @@ def render(paths: Iterable[str]) -> Report:
             response, problem = None, f"{type(error).__name__}: {error}"
         else:
             problem = None if response.status_code in (200, 404, 410) else f"answered {response.status_code}"
+            if problem and (error := getattr(response, "render_error", None)) is not None:
+                problem = f"{problem}: {type(error).__name__}: {error}"
         if problem is not None:
             StoredPage.failed(path, problem)
             log.error("Stored page %s not rendered (%s); the previous one is kept.", path, problem)
@@ -528,8 +542,6 @@ def render(paths: Iterable[str]) -> Report:
     if report.rendered or report.removed:
         if layer := _local_layer():
             layer.announce()  # every app server drops its own copies
-        from .purge import purge_keys
-
         purge_keys(sorted(report.keys))
     return report
 

@@ -1,3 +1,5 @@
+from django.conf import settings
+from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
 from editorial.demo import load_demo
@@ -18,3 +20,6 @@ class Command(BaseCommand):
         report = load_demo(dry_run=dry_run)
         prefix = "Dry run, nothing saved. " if dry_run else ""
         self.stdout.write(self.style.SUCCESS(f"{prefix}{report}"))
+        if not dry_run and settings.STORED_PAGES_ENABLED:
+            # Every public page stored before the first visitor asks (infra/stored.py).
+            call_command("render_pages", stdout=self.stdout)
