@@ -15,10 +15,10 @@ from django.http import HttpRequest, QueryDict
 from django.urls import reverse
 
 from comparisons.documents import comparison_document_of
-from infra.stored import shows
 from comparisons.models import ComparisonVersion
 from comparisons.selectors import editorial_table, live_comparison
 from editorial.models import PublishedVersion
+from infra.stored import shows
 from vendors.documents import document_of
 from vendors.filters import VendorFilter
 from vendors.listings import KeysFirstPaginator, add_score_cells

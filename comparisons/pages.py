@@ -40,7 +40,12 @@ def entry(version: ComparisonVersion | None) -> tuple | None:
     """What other pages show of a comparison: profiles and the list name it with its summary."""
     if version is None:
         return None
-    return (version.slug, version.title, version.summary, sorted(version.vendors.values_list("pk", flat=True)))
+    return (
+        version.slug,
+        version.title,
+        version.summary,
+        sorted(version.vendors.values_list("pk", flat=True)),
+    )
 
 
 def page_keys(before: ComparisonVersion | None, after: ComparisonVersion | None) -> set[str]:

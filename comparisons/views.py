@@ -1,4 +1,3 @@
-from infra.stored import shows
 from django.http import Http404
 from django.shortcuts import redirect
 from django.urls import reverse
@@ -6,6 +5,7 @@ from django.views.generic import ListView, TemplateView
 
 from editorial.registry import publication_for
 from editorial.views import PublishedPageMixin
+from infra.stored import shows
 from vendors.citation import Citation, citation_response
 
 from . import selectors

@@ -7,7 +7,6 @@ class EditorialConfig(AppConfig):
 
     def ready(self):
         from infra.cache import changes_at
-
         from infra.stored import register_expiry
 
         from .registry import next_scheduled, pages_expire

@@ -109,10 +109,14 @@ def pages_expire(keys: set[str], now: dt.datetime) -> dt.datetime | None:
     listed = False
     for publication in publications():
         prefix = f"{publication.version_model.page_key_prefix()}-"
-        ids = [int(key[len(prefix) :]) for key in keys if key.startswith(prefix) and key[len(prefix) :].isdigit()]
+        ids = [
+            int(key[len(prefix) :]) for key in keys if key.startswith(prefix) and key[len(prefix) :].isdigit()
+        ]
         if ids:
             versions = publication.version_model.objects.filter(item_id__in=ids)
-            moments += versions.pending(at=now).order_by("published_at").values_list("published_at", flat=True)[:1]
+            moments += (
+                versions.pending(at=now).order_by("published_at").values_list("published_at", flat=True)[:1]
+            )
             moments += (
                 versions.live(at=now)
                 .filter(superseded_at__isnull=False)

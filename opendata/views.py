@@ -38,6 +38,7 @@ def _rankings(request, axes):
 
 def _site(request, axes, *, rankings=None):
     shows(DEFERRED)  # built from everything: again by the worker's sweep, not at each publish
+
     def compute():
         entries = rankings if rankings is not None else _rankings(request, axes)[0]
         return files.site_file(axes=axes, url=request.build_absolute_uri, rankings=entries)

@@ -68,7 +68,10 @@ def stored_pages(settings, tmp_path):
     settings.SITE_URL = "http://testserver"
     settings.STORAGES = {
         **settings.STORAGES,
-        "pages": {"BACKEND": "infra.stored.AtomicFileSystemStorage", "OPTIONS": {"location": tmp_path / "pages"}},
+        "pages": {
+            "BACKEND": "infra.stored.AtomicFileSystemStorage",
+            "OPTIONS": {"location": tmp_path / "pages"},
+        },
     }
     store.copies.clear()
     yield tmp_path / "pages"

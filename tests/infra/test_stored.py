@@ -144,13 +144,16 @@ def test_a_render_that_fails_keeps_the_previous_bytes_and_says_why_in_the_admin(
     page = StoredPage.objects.get(path="/vendors/groq/")
     assert "boom" in page.error
     assert [r.getMessage() for r in caplog.records if r.name == "infra.stored"] == [
-        "Stored page /vendors/groq/ not rendered (answered 500: RuntimeError: boom); the previous one is kept."
+        "Stored page /vendors/groq/ not rendered (answered 500: RuntimeError: boom); "
+        "the previous one is kept."
     ]
     store.copies.clear()
     assert visitor.get("/vendors/groq/").content == before.content
 
 
-def test_export_site_writes_the_served_bytes_and_every_link_of_its_home_page_resolves(demo, visitor, tmp_path):
+def test_export_site_writes_the_served_bytes_and_every_link_of_its_home_page_resolves(
+    demo, visitor, tmp_path
+):
     out = tmp_path / "export"
     call_command("export_site", str(out))
     profile = out / "vendors" / "aws-trainium" / "index.html"

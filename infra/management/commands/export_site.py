@@ -24,13 +24,14 @@ class Command(BaseCommand):
         if not settings.STORED_PAGES_ENABLED:
             raise CommandError("Stored pages are off (STORED_PAGES=0): there is nothing to export.")
         target = Path(dir).resolve()
-        report = stored.render(stored.every_path()) if all else None
-        if report is None:
+        if all:
+            stored.render(stored.every_path())
+        else:
             stored.render_expired.call()
         written = stored.export_to(target)
         static = self._copy_static(target / settings.STATIC_URL.strip("/"))
         media = self._copy_tree(Path(settings.MEDIA_ROOT), target / settings.MEDIA_URL.strip("/"))
-        self.stdout.write(f"Wrote {written} pages, {static} static files and {media} media files to {target}.")
+        self.stdout.write(f"Wrote {written} pages, {static} static files and {media} media files to {target}")
 
     def _copy_static(self, target):
         root = Path(settings.STATIC_ROOT)

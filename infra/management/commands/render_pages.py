@@ -13,11 +13,7 @@ class Command(BaseCommand):
         parser.add_argument("--all", action="store_true", help="Render every stored address again.")
 
     def handle(self, *args, all=False, **options):
-        if all:
-            report = stored.render(stored.every_path())
-            counts = {name: len(getattr(report, name)) for name in ("rendered", "unchanged", "removed", "failed")}
-        else:
-            counts = stored.render_expired.call()
+        counts = stored.render(stored.every_path()).counts() if all else stored.render_expired.call()
         self.stdout.write(", ".join(f"{count} {name}" for name, count in counts.items()))
         if counts["failed"]:
             self.stderr.write("Some pages failed to render: the admin lists them under Stored pages.")

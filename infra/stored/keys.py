@@ -1,0 +1,95 @@
+"""What a stored page shows (its keys, recorded while it renders), and what the apps register:
+the addresses they store, how to list them all, and when a page changes by itself."""
+
+from __future__ import annotations
+
+import contextvars
+import datetime as dt
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.urls import Resolver404, resolve
+
+EVERYTHING = "everything"  # the key every stored page shows: lanes, attributes, axes, site text
+# A page built from everything (the whole-site file, /data/): a change marks it due, and with a
+# worker, the worker's sweep builds it again; until then its previous bytes are served.
+DEFERRED = "dump"
+
+
+_shown: contextvars.ContextVar[Shown | None] = contextvars.ContextVar("stored_page_shown", default=None)
+
+
+@dataclass
+class Shown:
+    """What one render read: its keys and the first moment it stops being true by itself."""
+
+    keys: set[str] = field(default_factory=lambda: {EVERYTHING})
+    until: dt.datetime | None = None
+
+
+def shows(*keys: str) -> None:
+    """The page being rendered shows these (``vendor-12``, ``lane-3``, ``entries``...)."""
+    shown = _shown.get()
+    if shown is not None:
+        shown.keys.update(keys)
+
+
+def expires(moment: dt.datetime | None) -> None:
+    """The page being rendered stops being true at ``moment`` (a row turns stale then)."""
+    shown = _shown.get()
+    if shown is not None and moment is not None and (shown.until is None or moment < shown.until):
+        shown.until = moment
+
+
+_url_names: set[str] = set()
+_path_lists: list[Callable[[], Iterable[str]]] = []
+_expiry_hooks: list[Callable[[set[str], dt.datetime], dt.datetime | None]] = []
+_item_paths: dict[str, list[Callable[[Any], Iterable[str]]]] = {}
+
+
+def store_url_names(*names: str) -> None:
+    """Responses of these URL names (``vendors:detail``) are stored, when asked without a query."""
+    _url_names.update(names)
+
+
+def register_paths(source: Callable[[], Iterable[str]]) -> None:
+    """``source()`` lists every stored address an app has now (for a full render and the export)."""
+    if source not in _path_lists:
+        _path_lists.append(source)
+
+
+def register_expiry(hook: Callable[[set[str], dt.datetime], dt.datetime | None]) -> None:
+    """``hook(keys, now)``: when a page showing ``keys`` changes by itself (a scheduled version)."""
+    if hook not in _expiry_hooks:
+        _expiry_hooks.append(hook)
+
+
+def register_item_paths(kind: str, source: Callable[[Any], Iterable[str]]) -> None:
+    """``source(version)`` lists the stored addresses of one live version of ``kind`` (``vendor``):
+    a newly published item's pages are rendered at once, not when first asked for."""
+    hooks = _item_paths.setdefault(kind, [])
+    if source not in hooks:
+        hooks.append(source)
+
+
+def item_paths(version: Any) -> list[str]:
+    paths: list[str] = []
+    for source in _item_paths.get(version.page_key_prefix(), []):
+        paths.extend(source(version))
+    return paths
+
+
+def every_path() -> list[str]:
+    paths: list[str] = []
+    for source in _path_lists:
+        paths.extend(source())
+    return list(dict.fromkeys(paths))
+
+
+def is_stored_address(path: str) -> bool:
+    try:
+        match = resolve(path)
+    except Resolver404:
+        return False
+    return match.view_name in _url_names

@@ -1,0 +1,117 @@
+"""Answering a visitor from the store: the middleware, and the headers a stored page carries."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import urlsplit
+
+from django.conf import settings
+from django.http import HttpResponse, HttpResponseNotModified
+from django.utils.cache import patch_cache_control, patch_vary_headers
+from django.utils.http import quote_etag
+
+from ..purge import surrogate_headers
+from .keys import DEFERRED, EVERYTHING, Shown, _shown, is_stored_address
+from .store import Entry, store
+
+RENDER_FLAG = "chipsite.render"  # a WSGI environ key: no HTTP header can set it
+
+
+def site_host() -> tuple[str, str]:
+    """(scheme, host) of settings.SITE_URL: the one address stored pages are rendered for."""
+    parts = urlsplit(settings.SITE_URL)
+    return parts.scheme, parts.netloc
+
+
+class StoredPageMiddleware:
+    """Anonymous GET and HEAD requests for a stored address, answered with its stored bytes.
+
+    Sits where the page cache sits (innermost), so a stored page gets every header the
+    outer middleware gives any page. Everything else passes through untouched.
+    """
+
+    def __init__(self, get_response: Callable[[Any], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: Any) -> HttpResponse:
+        if not self._eligible(request):
+            return self.get_response(request)
+        request._stored_page = True  # the page cache leaves it to us
+        rendering = bool(request.META.get(RENDER_FLAG))
+        found = None if rendering else store.read(request.path)
+        if found is not None and (found[0].true_at(time.time()) or _left_to_worker(found[0])):
+            return self._answer(request, *found)
+        shown = Shown()
+        token = _shown.set(shown)
+        try:
+            response = self.get_response(request)
+        finally:
+            _shown.reset(token)
+        if response.status_code == 503 and found is not None:
+            return self._answer(request, *found, stale=True)  # the database is away: stale-if-error
+        if self._storable(request, response) and is_stored_address(request.path):
+            entry = store.write(request.path, response, shown)
+            _public(response, entry)
+            response["X-Stored-Page"] = "rendered"
+        elif rendering and response.status_code in (404, 410):
+            store.delete(request.path)
+        return response
+
+    @staticmethod
+    def _eligible(request: Any) -> bool:
+        if not settings.STORED_PAGES_ENABLED or request.method not in ("GET", "HEAD"):
+            return False
+        if request.META.get("QUERY_STRING") or request.path.startswith(settings.PAGE_CACHE_SKIP_PREFIXES):
+            return False
+        if (request.scheme, request.get_host()) != site_host():
+            return False  # pages name their own address: only the site's own is stored
+        # Editors get previews at the same address.
+        return not (settings.SESSION_COOKIE_NAME in request.COOKIES and request.user.is_authenticated)
+
+    @staticmethod
+    def _storable(request: Any, response: HttpResponse) -> bool:
+        if response.status_code != 200 or response.streaming or response.cookies:
+            return False
+        if request.META.get("CSRF_COOKIE_NEEDS_UPDATE"):
+            return False
+        control = response.get("Cache-Control", "")
+        return "private" not in control and "no-store" not in control
+
+    @staticmethod
+    def _answer(request: Any, entry: Entry, body: bytes, *, stale: bool = False) -> HttpResponse:
+        etag = quote_etag(entry.etag)
+        if etag in request.headers.get("If-None-Match", ""):
+            return _public(HttpResponseNotModified(), entry)
+        response = HttpResponse(body)
+        for name, value in entry.headers:
+            response[name] = value
+        response["X-Stored-Page"] = "stale" if stale else "hit"
+        return _public(response, entry)
+
+
+def has_worker() -> bool:
+    """Whether tasks run in a worker process (TASKS_BACKEND), not in the request that enqueues them."""
+    backend = settings.TASKS.get("default", {}).get("BACKEND", "") if hasattr(settings, "TASKS") else ""
+    return bool(backend) and not backend.endswith("ImmediateBackend")
+
+
+def _left_to_worker(entry: Entry) -> bool:
+    """A page built from everything, due again: with a worker, its sweep builds it, not a visitor."""
+    return DEFERRED in entry.keys and entry.release == settings.RELEASE and has_worker()
+
+
+def _public(response: HttpResponse, entry: Entry) -> HttpResponse:
+    response["ETag"] = quote_etag(entry.etag)
+    patch_cache_control(
+        response,
+        public=True,
+        max_age=settings.PAGE_MAX_AGE,
+        stale_while_revalidate=settings.PAGE_STALE_WHILE_REVALIDATE,
+        stale_if_error=settings.PAGE_STALE_IF_ERROR,
+    )
+    patch_vary_headers(response, ["Accept-Encoding", "Cookie"])
+    for name, value in surrogate_headers(key for key in entry.keys if key != EVERYTHING).items():
+        response[name] = value
+    return response

@@ -1,0 +1,191 @@
+"""Rendering stored pages: one address through the whole stack, the task a change enqueues,
+the periodic sweep, and copying the store out as an export."""
+
+from __future__ import annotations
+
+import io
+import logging
+import sys
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.conf import settings
+from django.core.files.base import ContentFile
+from django.db import transaction
+from django.http import HttpResponse
+from django.tasks import task
+from django.utils import timezone
+
+from ..purge import purge_keys
+from .keys import DEFERRED, EVERYTHING, every_path
+from .middleware import RENDER_FLAG, has_worker, site_host
+from .store import AtomicFileSystemStorage, _local_layer, _storage
+
+log = logging.getLogger("infra.stored")
+
+
+_handler = None
+
+
+def _get_handler():
+    global _handler
+    if _handler is None:
+        from django.core.handlers.wsgi import WSGIHandler
+
+        _handler = WSGIHandler()
+    return _handler
+
+
+def render_one(path: str) -> HttpResponse:
+    """Render ``path`` as an anonymous visitor at the site's address, through every middleware,
+    and store it (or drop it when it is gone)."""
+    from django.core.handlers.wsgi import WSGIRequest
+
+    scheme, host = site_host()
+    name, _, port = host.partition(":")
+    environ = {
+        "REQUEST_METHOD": "GET",
+        "PATH_INFO": path,
+        "SCRIPT_NAME": "",
+        "QUERY_STRING": "",
+        "SERVER_NAME": name,
+        "SERVER_PORT": port or ("443" if scheme == "https" else "80"),
+        "SERVER_PROTOCOL": "HTTP/1.1",
+        "HTTP_HOST": host,
+        "HTTP_X_FORWARDED_PROTO": scheme,
+        "REMOTE_ADDR": "127.0.0.1",
+        "wsgi.url_scheme": scheme,
+        "wsgi.input": io.BytesIO(b""),
+        "wsgi.errors": io.StringIO(),
+        RENDER_FLAG: True,
+    }
+    from django.core.signals import got_request_exception
+
+    errors: list[BaseException] = []
+
+    def note(sender: Any, request: Any = None, **kwargs: Any) -> None:
+        if request is not None and request.META.get(RENDER_FLAG) and (error := sys.exception()):
+            errors.append(error)
+
+    got_request_exception.connect(note)
+    try:
+        response = _get_handler().get_response(WSGIRequest(environ))
+    finally:
+        got_request_exception.disconnect(note)
+    response.render_error = errors[-1] if errors else None
+    return response
+
+
+@dataclass
+class Report:
+    rendered: list[str] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)
+    keys: set[str] = field(default_factory=set)
+
+    def counts(self) -> dict[str, int]:
+        return {name: len(getattr(self, name)) for name in ("rendered", "unchanged", "removed", "failed")}
+
+
+def render(paths: Iterable[str]) -> Report:
+    """Render each address again; one that fails keeps its previous bytes."""
+    from ..models import StoredPage
+
+    report = Report()
+    for path in dict.fromkeys(paths):
+        before = StoredPage.objects.filter(path=path).values_list("etag", flat=True).first()
+        try:
+            response = render_one(path)
+        except Exception as error:  # noqa: BLE001 - kept on the page's row, logged once
+            response, problem = None, f"{type(error).__name__}: {error}"
+        else:
+            problem = None if response.status_code in (200, 404, 410) else f"answered {response.status_code}"
+            if problem and (error := getattr(response, "render_error", None)) is not None:
+                problem = f"{problem}: {type(error).__name__}: {error}"
+        if problem is not None:
+            StoredPage.failed(path, problem)
+            log.error("Stored page %s not rendered (%s); the previous one is kept.", path, problem)
+            report.failed.append(path)
+            continue
+        if response.status_code != 200:
+            report.removed.append(path)
+            continue
+        etag = response.get("ETag", "").strip('"')
+        (report.unchanged if etag == before else report.rendered).append(path)
+        report.keys.update(response.get("Surrogate-Key", "").split())
+    if report.rendered or report.removed:
+        if layer := _local_layer():
+            layer.announce()  # every app server drops its own copies
+        purge_keys(sorted(report.keys))
+    return report
+
+
+def showing(keys: Iterable[str]) -> list[str]:
+    """The stored addresses that show any of ``keys``."""
+    from ..models import StoredPageKey
+
+    return list(
+        StoredPageKey.objects.filter(key__in=list(keys))
+        .values_list("page__path", flat=True)
+        .distinct()
+        .order_by("page__path")
+    )
+
+
+@task()
+def render_showing(keys: list[str], paths: list[str]) -> dict[str, int]:
+    """The task a change enqueues: render again what shows ``keys``, and ``paths``. Running it
+    twice renders the same bytes twice and changes nothing more (it publishes nothing)."""
+    from ..models import StoredPage
+
+    due = showing([DEFERRED])
+    affected = [*paths, *showing(keys), *due]
+    if has_worker():  # the sweep builds them; a visitor meanwhile gets the previous bytes
+        StoredPage.objects.filter(path__in=due).update(until=timezone.now())
+        affected = [path for path in affected if path not in set(due)]
+    return render(affected).counts()
+
+
+def changed(keys: Iterable[str], *, paths: Iterable[str] = ()) -> None:
+    """What visitors see has changed for these keys: once the transaction commits, render
+    again every stored page that shows one, and the new addresses ``paths``."""
+    if not settings.STORED_PAGES_ENABLED:
+        return
+    keys, paths = sorted(set(keys)), list(dict.fromkeys(paths))
+    transaction.on_commit(lambda: render_showing.enqueue(keys, paths))
+
+
+def changed_everywhere() -> None:
+    """A change every page shows (lanes, attributes, axes, the site's text)."""
+    changed([EVERYTHING])
+
+
+@task()
+def render_expired() -> dict[str, int]:
+    """The periodic sweep: pages whose time has come (a scheduled version, a row turning
+    stale), made by another release, or never stored yet, rendered before a visitor asks."""
+    from ..models import StoredPage
+
+    now = timezone.now()
+    stored = StoredPage.objects.all()
+    due = list(stored.filter(until__lte=now).values_list("path", flat=True))
+    due += list(stored.exclude(release=settings.RELEASE).values_list("path", flat=True))
+    known = set(stored.values_list("path", flat=True))
+    due += [path for path in every_path() if path not in known]
+    return render(due).counts()
+
+
+def export_to(target: Any) -> int:
+    """Copy every stored page's bytes into the folder ``target``, laid out as the store is."""
+    from ..models import StoredPage
+
+    storage = _storage()
+    out = AtomicFileSystemStorage(location=target)
+    count = 0
+    for file in StoredPage.objects.values_list("file", flat=True).iterator():
+        with storage.open(file, "rb") as source:
+            out.save(file, ContentFile(source.read()))
+        count += 1
+    return count

@@ -1,0 +1,218 @@
+"""Where stored pages are kept: a Django storage (a folder by default, a bucket through
+django-storages), laid out as the public site, with the cache and each process's own copies
+in front of it."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+import threading
+from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING, Any
+
+from django.conf import settings
+from django.core.cache import cache, caches
+from django.core.files.base import ContentFile
+from django.core.files.storage import FileSystemStorage, storages
+from django.http import HttpResponse
+from django.utils import timezone
+
+from .keys import _expiry_hooks
+
+if TYPE_CHECKING:
+    from .keys import Shown
+
+META_FOLDER = ".meta"
+STORED_HEADERS = ("content-type", "content-language", "content-disposition", "x-robots-tag", "link")
+SUFFIXES = {
+    "text/html": "index.html",
+    "application/atom+xml": "index.xml",
+    "application/rss+xml": "index.xml",
+    "application/xml": "index.xml",
+    "text/xml": "index.xml",
+    "application/json": "index.json",
+}
+
+
+class AtomicFileSystemStorage(FileSystemStorage):
+    """A folder where a file is replaced whole: written to a temporary name, then renamed, so
+    a reader (or nginx) sees the old bytes or the new ones, never half a page."""
+
+    def _save(self, name: str, content: Any) -> str:
+        full = self.path(name)
+        os.makedirs(os.path.dirname(full), exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=os.path.dirname(full), prefix=".tmp-")
+        try:
+            with os.fdopen(handle, "wb") as out:
+                for chunk in content.chunks():
+                    out.write(chunk)
+            os.chmod(temporary, 0o644)
+            os.replace(temporary, full)
+        except BaseException:
+            if os.path.exists(temporary):
+                os.unlink(temporary)
+            raise
+        return name
+
+    def get_available_name(self, name: str, max_length: int | None = None) -> str:
+        return name  # the same address always overwrites its file
+
+
+def file_name(path: str, content_type: str) -> str:
+    """Where the page at ``path`` lives in the store and the export: ``/vendors/x/`` is
+    ``vendors/x/index.html`` (``index.xml`` for a feed, ``index.json`` for an API answer);
+    an address with a name of its own (``/sitemap.xml``, ``/data/rankings.csv``) is that name."""
+    name = path.lstrip("/")
+    if name == "" or name.endswith("/"):
+        mime = content_type.split(";")[0].strip().lower()
+        name += SUFFIXES.get(mime, "index.html")
+    return name
+
+
+def meta_name(path: str) -> str:
+    digest = hashlib.sha256(path.encode()).hexdigest()
+    return f"{META_FOLDER}/{digest[:2]}/{digest[2:]}.json"
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One stored page's metadata (``.meta/``): enough to answer without rendering."""
+
+    path: str
+    file: str
+    etag: str
+    headers: list[tuple[str, str]]
+    keys: list[str]
+    until: float | None
+    release: str
+    rendered_at: float
+
+    def true_at(self, now: float) -> bool:
+        return self.release == settings.RELEASE and (self.until is None or now < self.until)
+
+    def as_json(self) -> bytes:
+        return json.dumps(asdict(self), sort_keys=True).encode()
+
+    @classmethod
+    def parse(cls, data: bytes) -> Entry:
+        values = json.loads(data)
+        values["headers"] = [tuple(pair) for pair in values["headers"]]
+        return cls(**values)
+
+
+def _storage():
+    return storages["pages"]
+
+
+def _local_layer():
+    return getattr(caches["default"], "local", None)
+
+
+class PageStore:
+    """The store, with the cache in front and each process's own copies in front of that.
+
+    A process trusts its copy of a page while Redis's change channel has said nothing since
+    (every render batch announces itself there, ``infra.cache_backends.LocalLayer``); without
+    Redis, a folder's meta file is checked for a newer modification time, so a worker in
+    another process is seen at once."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.copies: dict[str, tuple[Any, Entry, bytes]] = {}
+
+    def _stamp(self, path: str) -> Any:
+        layer = _local_layer()
+        if layer is not None:
+            layer.current()  # starts this process's listener
+            return ("layer", layer.generation) if layer.subscribed else None
+        storage = _storage()
+        if isinstance(storage, FileSystemStorage):
+            try:
+                return ("mtime", os.stat(storage.path(meta_name(path))).st_mtime_ns)
+            except OSError:
+                return None
+        return ("cache",)  # one process with its own memory cache: what it wrote, it knows
+
+    def read(self, path: str) -> tuple[Entry, bytes] | None:
+        stamp = self._stamp(path)
+        copy = self.copies.get(path)
+        if copy is not None and stamp is not None and copy[0] == stamp:
+            return copy[1], copy[2]
+        found = self._read_shared(path)
+        if found is not None and stamp is not None:
+            with self.lock:
+                self.copies[path] = (stamp, *found)
+        return found
+
+    def _read_shared(self, path: str) -> tuple[Entry, bytes] | None:
+        key = f"stored:{hashlib.sha256(path.encode()).hexdigest()[:32]}"
+        cached = cache.get(key)
+        if cached is not None:
+            entry, body = Entry.parse(cached[0]), cached[1]
+        else:
+            storage = _storage()
+            try:
+                with storage.open(meta_name(path), "rb") as meta:
+                    entry = Entry.parse(meta.read())
+                with storage.open(entry.file, "rb") as stored:
+                    body = stored.read()
+            except (OSError, ValueError, KeyError, TypeError):
+                return None
+            if _etag(body) != entry.etag:  # a file changed under its meta: not ours to serve
+                return None
+            cache.set(key, (entry.as_json(), body), timeout=settings.PAGE_CACHE_SECONDS)
+        return entry, body
+
+    def write(self, path: str, response: HttpResponse, shown: Shown) -> Entry:
+        body = response.content
+        headers = [(name, value) for name, value in response.items() if name.lower() in STORED_HEADERS]
+        name = file_name(path, response.get("Content-Type", "text/html"))
+        now = timezone.now()
+        until = shown.until
+        for hook in _expiry_hooks:
+            moment = hook(shown.keys, now)
+            if moment is not None and (until is None or moment < until):
+                until = moment
+        entry = Entry(
+            path=path,
+            file=name,
+            etag=_etag(body),
+            headers=headers,
+            keys=sorted(shown.keys),
+            until=until.timestamp() if until else None,
+            release=settings.RELEASE,
+            rendered_at=now.timestamp(),
+        )
+        storage = _storage()
+        storage.save(name, ContentFile(body))  # the bytes first: a meta never names missing bytes
+        storage.save(meta_name(path), ContentFile(entry.as_json()))
+        self.forget(path)
+        from ..models import StoredPage
+
+        StoredPage.record(entry)
+        return entry
+
+    def delete(self, path: str) -> None:
+        storage = _storage()
+        found = self._read_shared(path)
+        if found is not None:
+            storage.delete(found[0].file)
+        storage.delete(meta_name(path))
+        self.forget(path)
+        from ..models import StoredPage
+
+        StoredPage.objects.filter(path=path).delete()
+
+    def forget(self, path: str) -> None:
+        cache.delete(f"stored:{hashlib.sha256(path.encode()).hexdigest()[:32]}")
+        with self.lock:
+            self.copies.pop(path, None)
+
+
+store = PageStore()
+
+
+def _etag(body: bytes) -> str:
+    return hashlib.sha256(body).hexdigest()[:32]
