@@ -5,7 +5,7 @@ from django.conf import settings
 from django.contrib import admin
 from django.utils.translation import ngettext
 
-from .models import SecurityEvent
+from .models import SecurityEvent, StoredPage
 from .security import record_security_event
 
 
@@ -87,6 +87,70 @@ class SecurityEventAdmin(SuperusersOnly, admin.ModelAdmin):
     date_hierarchy = "at"
     fields = ["at", "kind", "user", "username", "actor", "ip_address", "detail"]
     readonly_fields = fields
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+class FailedRender(admin.SimpleListFilter):
+    title = "last render"
+    parameter_name = "render"
+
+    def lookups(self, request, model_admin):
+        return [("failed", "Failed"), ("worked", "Worked")]
+
+    def queryset(self, request, queryset):
+        if self.value() == "failed":
+            return queryset.exclude(error="")
+        if self.value() == "worked":
+            return queryset.filter(error="")
+        return queryset
+
+
+@admin.register(StoredPage)
+class StoredPageAdmin(admin.ModelAdmin):
+    """The public pages as stored (infra/stored.py), for every staff member to read: which
+    render failed and why (the previous page is still served), failures first. Nothing here
+    is edited: pages are rendered when what they show changes."""
+
+    list_display = ["path", "rendered_at", "until", "render_state", "failed_at"]
+    list_filter = [FailedRender]
+    search_fields = ["path"]
+    readonly_fields = [
+        "path",
+        "file",
+        "etag",
+        "release",
+        "rendered_at",
+        "until",
+        "error",
+        "failed_at",
+        "shows",
+    ]
+    fields = readonly_fields
+
+    def get_ordering(self, request):
+        return ["-failed_at", "path"]
+
+    @admin.display(description="last render")
+    def render_state(self, page):
+        return f"Failed: {page.error}" if page.error else "Worked"
+
+    @admin.display(description="shows")
+    def shows(self, page):
+        return ", ".join(page.keys.values_list("key", flat=True))
+
+    def has_module_permission(self, request):
+        return request.user.is_active and request.user.is_staff
+
+    def has_view_permission(self, request, obj=None):
+        return request.user.is_active and request.user.is_staff
 
     def has_add_permission(self, request):
         return False

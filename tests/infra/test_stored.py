@@ -134,7 +134,9 @@ def test_a_page_whose_time_has_passed_is_served_stale_when_the_database_is_away(
     assert "stale-if-error" in response["Cache-Control"]
 
 
-def test_a_render_that_fails_keeps_the_previous_bytes_and_says_why_in_the_admin(demo, visitor, caplog):
+def test_a_render_that_fails_keeps_the_previous_bytes_and_says_why_in_the_admin(
+    demo, visitor, caplog, admin_client
+):
     from infra import stored
 
     before = visitor.get("/vendors/groq/")
@@ -149,6 +151,8 @@ def test_a_render_that_fails_keeps_the_previous_bytes_and_says_why_in_the_admin(
     ]
     store.copies.clear()
     assert visitor.get("/vendors/groq/").content == before.content
+    listed = admin_client.get("/admin/infra/storedpage/?render=failed").content.decode()
+    assert "/vendors/groq/" in listed and "RuntimeError: boom" in listed
 
 
 def test_export_site_writes_the_served_bytes_and_every_link_of_its_home_page_resolves(
