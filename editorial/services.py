@@ -171,7 +171,9 @@ def publish(
     _set_state(obj, has_unpublished_changes=False, review_requested_at=None, review_requested_by=None)
     page_cache.content_changed()
     if at <= now:
-        pages_changed(obj, before=live)  # a scheduled version's pages are rendered when its time comes
+        pages_changed(obj, before=live)
+    else:  # its pages are due when its time comes (the worker's sweep renders them then)
+        stored.changes_at(publication.page_keys(live, version), at)
     return version
 
 

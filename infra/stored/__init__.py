@@ -45,7 +45,16 @@ from .keys import (
     store_url_names,
 )
 from .middleware import RENDER_FLAG, StoredPageMiddleware, has_worker, site_host
-from .rendering import changed, changed_everywhere, export_to, render, render_expired, render_showing, showing
+from .rendering import (
+    changed,
+    changed_everywhere,
+    changes_at,
+    export_to,
+    render,
+    render_expired,
+    render_showing,
+    showing,
+)
 from .store import AtomicFileSystemStorage, Entry, PageStore, file_name, meta_name, store
 
 __all__ = [
@@ -59,6 +68,7 @@ __all__ = [
     "StoredPageMiddleware",
     "changed",
     "changed_everywhere",
+    "changes_at",
     "every_path",
     "expires",
     "export_to",

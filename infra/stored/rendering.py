@@ -3,6 +3,7 @@ the periodic sweep, and copying the store out as an export."""
 
 from __future__ import annotations
 
+import datetime as dt
 import io
 import logging
 import sys
@@ -20,7 +21,7 @@ from django.utils import timezone
 from ..purge import purge_keys
 from .keys import DEFERRED, EVERYTHING, every_path
 from .middleware import RENDER_FLAG, has_worker, site_host
-from .store import AtomicFileSystemStorage, _local_layer, _storage
+from .store import AtomicFileSystemStorage, _local_layer, _storage, store
 
 log = logging.getLogger("infra.stored")
 
@@ -155,6 +156,20 @@ def changed(keys: Iterable[str], *, paths: Iterable[str] = ()) -> None:
         return
     keys, paths = sorted(set(keys)), list(dict.fromkeys(paths))
     transaction.on_commit(lambda: render_showing.enqueue(keys, paths))
+
+
+def changes_at(keys: Iterable[str], moment: dt.datetime) -> None:
+    """What shows ``keys`` will change at ``moment`` (a version scheduled then): once the
+    transaction commits, those pages are due then, for the sweep or the next request."""
+    if not settings.STORED_PAGES_ENABLED:
+        return
+    keys = sorted(set(keys))
+
+    def mark() -> None:
+        for path in showing(keys):
+            store.due(path, moment)
+
+    transaction.on_commit(mark)
 
 
 def changed_everywhere() -> None:

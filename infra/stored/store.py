@@ -4,12 +4,13 @@ in front of it."""
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import json
 import os
 import tempfile
 import threading
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
@@ -204,6 +205,18 @@ class PageStore:
         from ..models import StoredPage
 
         StoredPage.objects.filter(path=path).delete()
+
+    def due(self, path: str, moment: dt.datetime) -> None:
+        """The page at ``path`` stops being true at ``moment`` (a version scheduled then)."""
+        found = self._read_shared(path)
+        if found is None or (found[0].until is not None and found[0].until <= moment.timestamp()):
+            return
+        entry = replace(found[0], until=moment.timestamp())
+        _storage().save(meta_name(path), ContentFile(entry.as_json()))
+        self.forget(path)
+        from ..models import StoredPage
+
+        StoredPage.objects.filter(path=path).update(until=moment)
 
     def forget(self, path: str) -> None:
         cache.delete(f"stored:{hashlib.sha256(path.encode()).hexdigest()[:32]}")

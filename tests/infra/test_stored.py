@@ -174,3 +174,62 @@ def _exported(root: Path, link: str) -> bool:
     if link.endswith("/"):
         return any((target / name).is_file() for name in ("index.html", "index.xml", "index.json"))
     return target.is_file()
+
+
+def test_a_page_written_halfway_leaves_the_previous_file_whole_and_no_temporary_file(stored_pages):
+    from django.core.files.base import ContentFile
+
+    from infra.stored import AtomicFileSystemStorage
+
+    storage = AtomicFileSystemStorage(location=stored_pages)
+    storage.save("vendors/x/index.html", ContentFile(b"<p>the old page</p>"))
+
+    class DiesHalfway(ContentFile):
+        def chunks(self, chunk_size=None):
+            yield b"<p>the new pa"
+            raise KeyboardInterrupt("the worker is killed")
+
+    with pytest.raises(KeyboardInterrupt):
+        storage.save("vendors/x/index.html", DiesHalfway(b""))
+    assert (stored_pages / "vendors/x/index.html").read_bytes() == b"<p>the old page</p>"
+    assert [path.name for path in (stored_pages / "vendors/x").iterdir()] == ["index.html"]
+
+
+def test_running_the_same_render_task_twice_renders_the_same_bytes_and_publishes_nothing(demo):
+    from infra.stored import render_showing, showing
+    from vendors.models import VendorVersion
+
+    groq = Vendor.objects.get(slug="groq")
+    versions = VendorVersion.objects.count()
+    paths = showing([f"vendor-{groq.pk}"])
+    first = render_showing.call([f"vendor-{groq.pk}"], [])
+    etags = dict(StoredPage.objects.filter(path__in=paths).values_list("path", "etag"))
+    second = render_showing.call([f"vendor-{groq.pk}"], [])
+    assert first["failed"] == second["failed"] == 0
+    assert second["unchanged"] == len(paths) and second["rendered"] == 0
+    assert dict(StoredPage.objects.filter(path__in=paths).values_list("path", "etag")) == etags
+    assert VendorVersion.objects.count() == versions
+
+
+def test_a_scheduled_version_reaches_its_stored_pages_when_its_time_comes(demo, visitor):
+    import datetime as dt
+
+    from django.utils import timezone
+
+    from editorial import services
+    from infra.stored import render_expired
+
+    groq = Vendor.objects.get(slug="groq")
+    groq.summary = "Scheduled summary of Groq."
+    groq.save()
+    at = timezone.now() + dt.timedelta(hours=1)
+    services.publish(obj=groq, user=None, at=at)
+    assert "Scheduled summary" not in visitor.get("/vendors/groq/").content.decode()
+    page = StoredPage.objects.get(path="/vendors/groq/")
+    assert page.until is not None and page.until <= at
+    with mock.patch("django.utils.timezone.now", return_value=at + dt.timedelta(seconds=1)):
+        render_expired.call()  # the worker's sweep, once the time has come
+        store.copies.clear()
+        response = visitor.get("/vendors/groq/")
+    assert response["X-Stored-Page"] == "hit"
+    assert "Scheduled summary of Groq." in response.content.decode()
