@@ -84,10 +84,10 @@ def export(tmp_path):
 def django_upstream():
     handler = type("Handler", (FakeDjango,), {"seen": []})
     server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
     yield server, handler.seen
-    server.shutdown()
+    server.shutdown()  # a second shutdown (a test stopped it) returns at once
     server.server_close()
 
 
@@ -220,3 +220,12 @@ def test_nothing_under_a_dot_folder_is_served_or_proxied(nginx, django_upstream,
 def test_the_config_names_django_session_cookie():
     """The export is for anonymous readers: nginx must know the cookie that says otherwise."""
     assert f"$cookie_{settings.SESSION_COOKIE_NAME}" in bench_nginx.TEMPLATE.read_text()
+
+
+def test_files_are_still_served_when_django_is_down(nginx, django_upstream):
+    server, _ = django_upstream
+    server.shutdown()
+    server.server_close()
+    response = nginx.get("/vendors/aws-trainium/", headers={"Accept-Encoding": "identity"})
+    assert (response.status_code, response.content) == (200, PROFILE)
+    assert nginx.get("/?sort=name").status_code == 502  # only what needs Django fails
