@@ -10,7 +10,9 @@ PostgreSQL and Redis (the machine's defaults are used), ``wrk`` and gunicorn. It
 3. drives every page type with wrk, cold (page cache off: every request renders) and
    warm (page cache on), and the trivial view in the same server run;
 4. writes requests per second, p50, p99, query count, bytes, the server's CPU time per
-   request, the ratio to the trivial view, and the machine's load to docs/benchmarks.md.
+   request, the ratio to the trivial view, and the machine's load to docs/benchmarks.md;
+5. measures the file anchor: nginx (bench/nginx.py, the deployment's config) serving the
+   Trainium profile from a file of the export, beside the trivial view in the same run.
 
 Ratios to the trivial view are what to read: they cancel the machine's speed. No test
 asserts a timing; CI runs this at the smallest size (``--smoke``) to keep it working.
@@ -20,6 +22,7 @@ import argparse
 import datetime as dt
 import os
 import re
+import shutil
 import signal
 import socket
 import subprocess
@@ -83,6 +86,23 @@ def free_port():
         return s.getsockname()[1]
 
 
+def cpu_seconds(master):
+    """User and system time of a master process and its workers so far (from /proc)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    pids = [master]
+    children = Path(f"/proc/{master}/task/{master}/children")
+    if children.exists():
+        pids += [int(pid) for pid in children.read_text().split()]
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except FileNotFoundError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / ticks
+    return total
+
+
 class Server:
     """gunicorn with the production settings; ``cache`` turns the page cache on or off."""
 
@@ -119,20 +139,7 @@ class Server:
                 time.sleep(0.1)
 
     def cpu_seconds(self):
-        """User and system time of the master and its workers so far (from /proc)."""
-        ticks = os.sysconf("SC_CLK_TCK")
-        total = 0.0
-        pids = [self.process.pid]
-        children = Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children")
-        if children.exists():
-            pids += [int(pid) for pid in children.read_text().split()]
-        for pid in pids:
-            try:
-                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-            except FileNotFoundError:
-                continue
-            total += (int(fields[11]) + int(fields[12])) / ticks
-        return total
+        return cpu_seconds(self.process.pid)
 
     def stop(self):
         self.process.send_signal(signal.SIGTERM)
@@ -186,6 +193,60 @@ def drive(server, urls, duration, *, unique=False):
     return results
 
 
+# The file anchor: what a page costs when nginx sends it from the export, beside the trivial
+# view in the same run. Until `manage.py export_site` exists, the export holds the one page the
+# anchor needs, written where the export's layout puts it, as the running gunicorn served it.
+ANCHOR_SLUG = "aws-trainium"
+ANCHOR_TARGET = 8  # nginx serving the export at least 8 times the trivial view's requests/s
+
+
+def write_profile_export(server, export_root, slug=ANCHOR_SLUG):
+    """``/vendors/<slug>/`` as the server answers it, saved as the export's
+    ``vendors/<slug>/index.html``; returns the bytes."""
+    import httpx
+
+    # The first request of a new server waits for a worker to start: a long timeout.
+    response = httpx.get(f"{server.url}/vendors/{slug}/", headers={"Accept-Encoding": "identity"}, timeout=60)
+    response.raise_for_status()
+    path = Path(export_root) / "vendors" / slug / "index.html"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(response.content)
+    return response.content
+
+
+def file_anchor(*, duration, static_root):
+    """The trivial view on gunicorn and the profile from the export on nginx, one run of each
+    server (nginx with as many workers as gunicorn, upstream that gunicorn); None without nginx."""
+    import httpx
+    from nginx import NGINX, Nginx, available
+
+    if not available():
+        if os.environ.get("REQUIRE_NGINX") == "1":
+            raise SystemExit(f"No nginx at {NGINX}, and REQUIRE_NGINX=1 says the file anchor must run.")
+        print(f"no nginx at {NGINX} (apt-get install nginx): the file anchor is not measured", flush=True)
+        return None
+    export_root = Path(tempfile.mkdtemp(prefix="chipsite-export-"))
+    server = Server(cache=True, static_root=static_root)
+    try:
+        page = write_profile_export(server, export_root)
+        with Nginx(export_root=export_root, upstream=f"127.0.0.1:{server.port}", workers=WORKERS) as nginx:
+            path = f"/vendors/{ANCHOR_SLUG}/"
+            served = httpx.get(nginx.url + path, headers={"Accept-Encoding": "identity"})
+            if served.content != page or served.headers.get("content-type") != "text/html; charset=utf-8":
+                raise SystemExit(f"nginx did not serve {path} from the export as gunicorn wrote it")
+            results = drive(server, {"trivial view": "/bench/trivial/"}, duration)
+            cpu = cpu_seconds(nginx.process.pid)
+            result = wrk(nginx.url + path, duration)
+            if result["errors"]:
+                raise SystemExit(f"file anchor: {result['errors'].group(0)}")
+            result["cpu_ms"] = 1000 * (cpu_seconds(nginx.process.pid) - cpu) / max(1, result["requests"])
+            results["profile from the export (nginx)"] = result
+    finally:
+        server.stop()
+        shutil.rmtree(export_root, ignore_errors=True)
+    return {"bytes": {"trivial view": 2, "profile from the export (nginx)": len(page)}, "runs": results}
+
+
 def measure(size, *, duration, static_root):
     from catalogue import pages, queries_and_bytes
 
@@ -199,7 +260,8 @@ def measure(size, *, duration, static_root):
             runs[mode] = drive(server, urls, duration, unique=unique)
         finally:
             server.stop()
-    return {"counts": counts, "runs": runs, "load": (load_before, os.getloadavg()[0])}
+    anchor = file_anchor(duration=duration, static_root=static_root)
+    return {"counts": counts, "runs": runs, "anchor": anchor, "load": (load_before, os.getloadavg()[0])}
 
 
 def freshness_across_servers(static_root):
@@ -252,6 +314,35 @@ def freshness_across_servers(static_root):
 # --- the report ------------------------------------------------------------------------------
 
 
+def anchor_lines(anchor):
+    """The file anchor's table for one size, or a line saying it was not measured."""
+    lines = ["### The file anchor: the profile from the export", ""]
+    if anchor is None:
+        return [*lines, "Not measured: no nginx at /usr/sbin/nginx.", ""]
+    trivial = anchor["runs"]["trivial view"]
+    lines += [
+        f"nginx ({WORKERS} workers, `infra/nginx/chipsite.conf.template`) sending",
+        f"`/vendors/{ANCHOR_SLUG}/` from a file of the export, the same bytes gunicorn served, beside the",
+        f"trivial view on gunicorn in the same run. Target: at least {ANCHOR_TARGET}x the trivial view.",
+        "",
+        "| answer | bytes | req/s | p50 ms | p99 ms | ratio | CPU ms | target |",
+        "|---|---:|---:|---:|---:|---:|---:|---|",
+    ]
+    for name, result in anchor["runs"].items():
+        ratio = result["rps"] / trivial["rps"]
+        size_bytes = anchor["bytes"][name]
+        target = (
+            ""
+            if name == "trivial view"
+            else f"≥ {ANCHOR_TARGET}: {'met' if ratio >= ANCHOR_TARGET else 'not met'}"
+        )
+        lines.append(
+            f"| {name} | {size_bytes:,} | {result['rps']:.0f} | {result['p50']:.2f} | {result['p99']:.2f} | "
+            f"{ratio:.2f} | {result['cpu_ms']:.2f} | {target} |"
+        )
+    return [*lines, ""]
+
+
 def report(results, *, duration):
     from django.db import connection
 
@@ -292,6 +383,7 @@ def report(results, *, duration):
                 f"{w['p50']:.1f} | {w['p99']:.1f} | {w['rps'] / warm['trivial view']['rps']:.3f} |"
             )
         lines.append("")
+        lines += anchor_lines(result["anchor"])
     sizes = sorted(results)
     pairs = [(sizes[0], sizes[-1])] if len(sizes) > 1 else []
     if len(sizes) > 2:
@@ -346,6 +438,16 @@ def main():
         grow(size)
         results[size] = measure(size, duration=duration, static_root=static_root)
         print(f"measured {size:,} vendors", flush=True)
+        anchor = results[size]["anchor"]
+        if anchor is not None:
+            nginx_rps = anchor["runs"]["profile from the export (nginx)"]["rps"]
+            trivial_rps = anchor["runs"]["trivial view"]["rps"]
+            print(
+                f"file anchor: nginx serves the profile from the export at {nginx_rps:.0f} req/s, "
+                f"{nginx_rps / trivial_rps:.2f}x the trivial view's {trivial_rps:.0f} "
+                f"(target at least {ANCHOR_TARGET}x)",
+                flush=True,
+            )
     fresh = freshness_across_servers(static_root)
     print(f"a publish through one server is served fresh by the other: {'yes' if fresh else 'NO'}")
     text = report(results, duration=duration)
