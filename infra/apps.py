@@ -3,7 +3,8 @@ from django.apps import AppConfig
 
 class InfraConfig(AppConfig):
     """What every page stands on and no page is about: the page cache and its Redis backend,
-    the read-replica router, outages, rate limits, health probes, backups and media serving.
+    the read-replica router, outages, rate limits, health probes, backups, media serving and the
+    periodic schedule the task worker keeps (periodic.py; apps register their tasks on it).
     It imports none of the content apps nor the surfaces that distribute them."""
 
     name = "infra"
@@ -12,3 +13,4 @@ class InfraConfig(AppConfig):
     def ready(self):
         from . import auth, sessions  # noqa: F401 - sign-in receivers: the log, the session's sign-in time
         from .second_factor import signals  # noqa: F401 - notes at sign-in who has a second factor
+        from .tasklog import log_task_finished  # noqa: F401 - one log line per task that finishes
