@@ -135,12 +135,17 @@ def every(
 ) -> Schedule:
     """Enqueue ``task`` once this long has passed since it was last enqueued (the first time, at once)."""
     interval = dt.timedelta(days=days, hours=hours, minutes=minutes, seconds=seconds)
-    return register(Schedule(name=name or task.module_path, task=task, interval=interval))
+    return register(Schedule(name=_name(task, name), task=task, interval=interval))
 
 
 def daily(task: Task, *, at: dt.time = dt.time(0, 0), name: str | None = None) -> Schedule:
     """Enqueue ``task`` once a day at ``at`` (TIME_ZONE's wall clock)."""
-    return register(Schedule(name=name or task.module_path, task=task, at=at))
+    return register(Schedule(name=_name(task, name), task=task, at=at))
+
+
+def _name(task: Task, name: str | None) -> str:
+    # A plain function has no module path: Schedule then says to decorate it.
+    return name or str(getattr(task, "module_path", repr(task)))
 
 
 def registered() -> list[Schedule]:

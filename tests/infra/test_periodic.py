@@ -118,7 +118,7 @@ class TestRegistering:
 
     def test_a_plain_function_or_no_interval_is_refused(self):
         with pytest.raises(TypeError, match="decorate it with @task"):
-            periodic.every(lambda: None, hours=1, name="plain")  # type: ignore[arg-type]
+            periodic.every(lambda: None, hours=1)  # type: ignore[arg-type]
         with pytest.raises(ValueError, match="more than 0"):
             periodic.every(remember, name="never")
 
