@@ -76,6 +76,7 @@ INSTALLED_APPS = [
     "ninja",  # the read API's docs page serves its Swagger UI from ninja's static files
     "api",
     "corrections",
+    "django_tasks_db",  # always installed, so that its tables exist whichever backend runs tasks
 ]
 
 MIDDLEWARE = [
@@ -202,6 +203,8 @@ PAGE_STALE_IF_ERROR = int(os.environ.get("PAGE_STALE_IF_ERROR", "86400"))
 # database is away. SITE_URL is the one address they are rendered for (pages name themselves).
 STORED_PAGES_ENABLED = env_bool("STORED_PAGES", True)
 STORED_PAGES_ROOT = Path(os.environ.get("STORED_PAGES_ROOT", BASE_DIR / "stored-pages"))
+# How often the worker renders stored pages whose time has come (a scheduled version, midnight).
+STORED_PAGES_SWEEP_SECONDS = float(os.environ.get("STORED_PAGES_SWEEP_SECONDS", "30"))
 SITE_URL = os.environ.get(
     "SITE_URL",
     "http://127.0.0.1:8000" if DEBUG else f"https://{(ALLOWED_HOSTS or ['localhost'])[0]}",
@@ -414,6 +417,22 @@ SOURCE_CHECK_CONCURRENCY = int(os.environ.get("SOURCE_CHECK_CONCURRENCY", "4"))
 # fetched, so an editor's URL cannot probe the server's own network.
 SOURCE_CHECK_ALLOW_PRIVATE = env_bool("SOURCE_CHECK_ALLOW_PRIVATE", False)
 
+# Background work (django.tasks; infra/periodic.py, `manage.py run_worker`). TASKS_BACKEND:
+# "immediate" (the default) runs a task in the process that enqueues it, at once, with DEBUG off
+# too, so `make run` needs no second process; "database" stores it in the database
+# (django-tasks-db) for `manage.py run_worker` to run, on as many servers as you like. Either way
+# the periodic schedule runs from `manage.py run_worker` only, never from a request.
+TASKS_BACKEND = os.environ.get("TASKS_BACKEND", "immediate").strip().lower() or "immediate"
+_TASK_BACKENDS = {
+    "immediate": "django.tasks.backends.immediate.ImmediateBackend",
+    "database": "django_tasks_db.DatabaseBackend",
+}
+if TASKS_BACKEND not in _TASK_BACKENDS:
+    raise ImproperlyConfigured('TASKS_BACKEND must be "immediate" or "database".')
+TASKS = {"default": {"BACKEND": _TASK_BACKENDS[TASKS_BACKEND]}}
+# How often `run_worker` enqueues a check of every source (vendors/tasks.py), in hours.
+SOURCE_CHECK_EVERY_HOURS = float(os.environ.get("SOURCE_CHECK_EVERY_HOURS", "24"))
+
 # Revision storage stays bounded: `manage.py prune_revisions` deletes revisions older
 # than this many days, always keeping each item's last few.
 REVISIONS_KEEP_DAYS = int(os.environ.get("REVISIONS_KEEP_DAYS", "365"))
@@ -434,6 +453,12 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
-    # Every staff sign-in, failed or not, whatever LOG_LEVEL says.
-    "loggers": {"infra.auth": {"level": "INFO"}},
+    "loggers": {
+        # Every staff sign-in, failed or not, whatever LOG_LEVEL says.
+        "infra.auth": {"level": "INFO"},
+        # A task that fails is logged in one line by infra.tasklog (its traceback at DEBUG, and
+        # with the database backend in the task's result); Django's own record of it would add
+        # the whole traceback to every failure.
+        "django.tasks": {"level": "CRITICAL"},
+    },
 }

@@ -120,3 +120,23 @@ class StoredPageKey(models.Model):
 
     def __str__(self):
         return self.key
+
+
+class PeriodicRun(models.Model):
+    """When the worker last enqueued one periodic task (infra/periodic.py). Kept in the database
+    so that every worker process reads the same time and a restart forgets nothing; a run is
+    claimed by a conditional UPDATE of this row, so two workers never both enqueue it."""
+
+    name = models.CharField(
+        max_length=200, unique=True, help_text="The schedule's name, as it was registered in code."
+    )
+    last_enqueued_at = models.DateTimeField(
+        "last enqueued", null=True, blank=True, help_text="Empty until the task is first enqueued."
+    )
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = "periodic task run"
+
+    def __str__(self):
+        return self.name

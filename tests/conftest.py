@@ -22,6 +22,13 @@ def media_root(settings, tmp_path):
 
 
 @pytest.fixture(autouse=True)
+def tasks_run_at_once(settings):
+    """Tasks run as they are enqueued, whatever TASKS_BACKEND says; a test that needs the
+    database backend sets it itself (tests/infra/test_worker.py)."""
+    settings.TASKS = {"default": {"BACKEND": "django.tasks.backends.immediate.ImmediateBackend"}}
+
+
+@pytest.fixture(autouse=True)
 def fast_password_hasher(settings):
     """PBKDF2 is slow on purpose; tests log in often and need no protection from guessing."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.conf import settings
 
 
 class VendorsConfig(AppConfig):
@@ -8,10 +9,13 @@ class VendorsConfig(AppConfig):
 
     def ready(self):
         from editorial.registry import register
+        from infra import periodic
 
         from .publishing import VendorPublication
+        from .tasks import check_all_sources
 
         register(VendorPublication())
+        periodic.every(check_all_sources, hours=settings.SOURCE_CHECK_EVERY_HOURS, name="check_sources")
 
         from . import pages
 

@@ -30,6 +30,7 @@ from urllib.parse import urlsplit
 import httpcore
 import httpx
 from django.conf import settings
+from django.db.models import F
 from django.utils import timezone
 from publicsuffixlist import PublicSuffixList
 
@@ -343,6 +344,23 @@ def check_sources(*, sources, dry_run=False, concurrency=None, timeout=None, now
         # What visitors read follows at once, without a publish, as a verification does.
         refresh_pages_citing(sources=moved)
     return outcomes
+
+
+def sources_to_check(*, limit=None):
+    """Every source, least recently checked first (never checked before all), at most ``limit``."""
+    sources = Source.objects.order_by(F("checked_at").asc(nulls_first=True), "pk")
+    return sources[:limit] if limit else sources
+
+
+def summarise(outcomes):
+    """What a run found, in numbers: the command's last line and the task's result."""
+    failed = sum(outcome.fetched.failed for outcome in outcomes)
+    return {
+        "checked": len(outcomes),
+        "answered": len(outcomes) - failed,
+        "failed": failed,
+        "new_problems": sum(outcome.new_problem for outcome in outcomes),
+    }
 
 
 def describe(outcome):

@@ -178,18 +178,33 @@ def changed_everywhere() -> None:
 
 
 @task()
-def render_expired() -> dict[str, int]:
-    """The periodic sweep: pages whose time has come (a scheduled version, a row turning
-    stale), made by another release, or never stored yet, rendered before a visitor asks."""
+def render_due() -> dict[str, int]:
+    """The periodic sweep (every STORED_PAGES_SWEEP_SECONDS): pages whose time has come (a
+    scheduled version, a row turning stale at midnight, the whole-site file marked due) or made
+    by another release, rendered before a visitor asks."""
     from ..models import StoredPage
 
-    now = timezone.now()
     stored = StoredPage.objects.all()
-    due = list(stored.filter(until__lte=now).values_list("path", flat=True))
+    due = list(stored.filter(until__lte=timezone.now()).values_list("path", flat=True))
     due += list(stored.exclude(release=settings.RELEASE).values_list("path", flat=True))
-    known = set(stored.values_list("path", flat=True))
-    due += [path for path in every_path() if path not in known]
     return render(due).counts()
+
+
+@task()
+def render_missing() -> dict[str, int]:
+    """Addresses the site has that were never stored (a vendor whose scheduled first version
+    went live, a store just emptied): every address listed, those without a page rendered."""
+    from ..models import StoredPage
+
+    known = set(StoredPage.objects.values_list("path", flat=True))
+    return render(path for path in every_path() if path not in known).counts()
+
+
+@task()
+def render_expired() -> dict[str, int]:
+    """Everything a full sweep renders: what is due, then what is missing."""
+    due, missing = render_due.call(), render_missing.call()
+    return {name: due[name] + missing[name] for name in due}
 
 
 def export_to(target: Any) -> int:

@@ -474,6 +474,31 @@ class TestCommand:
             call_command("check_sources", "--limit", "0", stdout=StringIO())
 
 
+class TestTask:
+    """The worker's periodic check (vendors/tasks.py) is the command's run without options."""
+
+    def test_the_task_checks_every_source_and_returns_what_it_found(self, site):
+        from vendors.tasks import check_all_sources
+
+        site.pages["/spec"] = (200, PAGE, {})
+        f.make_source(url=site.url("/spec"))
+        f.make_source(url=site.url("/gone"))
+
+        result = check_all_sources.enqueue()  # the immediate backend, as in every test
+
+        assert result.return_value == {"checked": 2, "answered": 1, "failed": 1, "new_problems": 0}
+        assert Source.objects.filter(checked_at__isnull=False).count() == 2
+
+    def test_it_is_on_the_schedule_every_source_check_every_hours(self):
+        from infra import periodic
+        from vendors.tasks import check_all_sources
+
+        (schedule,) = [s for s in periodic.registered() if s.name == "check_sources"]
+
+        assert schedule.task == check_all_sources
+        assert schedule.interval == dt.timedelta(hours=24)
+
+
 class TestSourceAdmin:
     def test_the_button_checks_one_source_and_the_page_says_what_it_found(self, site, admin_client):
         site.pages["/spec"] = (200, PAGE, {})

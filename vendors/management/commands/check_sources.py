@@ -1,10 +1,9 @@
-"""Fetch every source's page and record what came back (see vendors/source_checks.py)."""
+"""Fetch every source's page and record what came back (see vendors/source_checks.py). The task
+worker runs the same check on its schedule (vendors/tasks.py)."""
 
 from django.core.management.base import BaseCommand, CommandError
-from django.db.models import F
 
-from vendors.models import Source
-from vendors.source_checks import check_sources, describe
+from vendors.source_checks import check_sources, describe, sources_to_check, summarise
 
 
 class Command(BaseCommand):
@@ -28,16 +27,14 @@ class Command(BaseCommand):
         for name, value in (("--limit", limit), ("--timeout", timeout), ("--concurrency", concurrency)):
             if value is not None and value <= 0:
                 raise CommandError(f"{name} must be more than 0.")
-        sources = Source.objects.order_by(F("checked_at").asc(nulls_first=True), "pk")
-        if limit:
-            sources = sources[:limit]
-        outcomes = check_sources(sources=sources, dry_run=dry_run, concurrency=concurrency, timeout=timeout)
+        outcomes = check_sources(
+            sources=sources_to_check(limit=limit), dry_run=dry_run, concurrency=concurrency, timeout=timeout
+        )
         for outcome in outcomes:
             self.stdout.write(f"{outcome.source.url}: {describe(outcome)}")
-        failed = sum(outcome.fetched.failed for outcome in outcomes)
-        problems = sum(outcome.new_problem for outcome in outcomes)
+        found = summarise(outcomes)
         verb = "Checked (dry run, nothing recorded)" if dry_run else "Checked"
         self.stdout.write(
-            f"{verb} {len(outcomes)} source(s): {len(outcomes) - failed} answered, {failed} failed; "
-            f"{problems} newly put what cites them into the staleness queue."
+            f"{verb} {found['checked']} source(s): {found['answered']} answered, {found['failed']} failed; "
+            f"{found['new_problems']} newly put what cites them into the staleness queue."
         )

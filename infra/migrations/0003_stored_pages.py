@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('infra', '0001_security_events'),
+        ('infra', '0002_periodic_runs'),
     ]
 
     operations = [
