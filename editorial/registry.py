@@ -10,6 +10,8 @@ import datetime as dt
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from infra.stored.keys import EVERYTHING
+
 if TYPE_CHECKING:
     from django.db.models import Model
 
@@ -124,7 +126,7 @@ def pages_expire(keys: set[str], now: dt.datetime) -> dt.datetime | None:
                 .values_list("superseded_at", flat=True)[:1]
             )
     for key in keys:
-        if key != "everything" and not any(
+        if key != EVERYTHING and not any(
             key.startswith(f"{p.version_model.page_key_prefix()}-") for p in publications()
         ):
             listed = True

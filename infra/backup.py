@@ -23,11 +23,17 @@ from django.core.management.base import CommandError
 from django.db import connection, transaction
 from django.db.migrations.recorder import MigrationRecorder
 
+from . import stored
 from .cache import content_changed
+from .models import StoredPage
 
 FORMAT = 1
 # The task queue (django_tasks_db) is not content: a restore must not run old tasks again.
-EXCLUDED = ["contenttypes", "auth.permission", "sessions", "axes", "django_tasks_db"]
+# Stored pages' index is rebuilt from the content after a restore (infra/stored/), never restored.
+EXCLUDED = [
+    *("contenttypes", "auth.permission", "sessions", "axes", "django_tasks_db"),
+    *("infra.storedpage", "infra.storedpagekey"),
+]
 # A database holding any of these is not empty: restoring over it needs force.
 CONTENT = ["auth.User", "vendors.Vendor", "vendors.Source", "comparisons.Comparison", "reversion.Revision"]
 
@@ -137,6 +143,7 @@ def restore(path, *, force=False):
             "Restore into an empty one, or pass --force to replace everything in it."
         )
     with transaction.atomic():  # all the rows or none
+        shown_before = list(StoredPage.objects.values_list("path", flat=True))
         call_command("flush", interactive=False, verbosity=0)
         with tempfile.NamedTemporaryFile(suffix=".exactjson") as dump:
             Path(dump.name).write_bytes(members["data.json"])
@@ -150,4 +157,5 @@ def restore(path, *, force=False):
             if saved != name:
                 raise CommandError(f"Could not restore {name}: the storage named it {saved}.")
     content_changed()
+    stored.rebuild(shown_before)  # the pages of what was here go; the restored content's are rendered
     return manifest

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import contextvars
 import datetime as dt
+import hashlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.urls import Resolver404, resolve
 
-EVERYTHING = "everything"  # the key every stored page shows: lanes, attributes, axes, site text
+EVERYTHING = "site"  # the key every stored page shows: lanes, attributes, axes, the site's text
 # A page built from everything (the whole-site file, /data/): a change marks it due, and with a
 # worker, the worker's sweep builds it again; until then its previous bytes are served.
 DEFERRED = "dump"
@@ -26,6 +27,12 @@ class Shown:
 
     keys: set[str] = field(default_factory=lambda: {EVERYTHING})
     until: dt.datetime | None = None
+
+
+def own_key(path: str) -> str:
+    """The key of the one page at ``path`` (``page-…``): what a CDN is asked to purge when that
+    page's bytes change, so a purge drops exactly the pages rendered anew."""
+    return f"page-{hashlib.sha256(path.encode()).hexdigest()[:16]}"
 
 
 def shows(*keys: str) -> None:

@@ -19,11 +19,12 @@ from django.tasks import task
 from django.utils import timezone
 
 from ..purge import purge_keys
-from .keys import DEFERRED, EVERYTHING, every_path
+from .keys import DEFERRED, EVERYTHING, every_path, own_key
 from .middleware import RENDER_FLAG, has_worker, site_host
 from .store import AtomicFileSystemStorage, _local_layer, _storage, store
 
 log = logging.getLogger("infra.stored")
+PURGE_PAGES_AT_MOST = 500  # a purge naming more pages than this purges the whole site ("site")
 
 
 _handler = None
@@ -84,7 +85,6 @@ class Report:
     unchanged: list[str] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
     failed: list[str] = field(default_factory=list)
-    keys: set[str] = field(default_factory=set)
 
     def counts(self) -> dict[str, int]:
         return {name: len(getattr(self, name)) for name in ("rendered", "unchanged", "removed", "failed")}
@@ -115,11 +115,12 @@ def render(paths: Iterable[str]) -> Report:
             continue
         etag = response.get("ETag", "").strip('"')
         (report.unchanged if etag == before else report.rendered).append(path)
-        report.keys.update(response.get("Surrogate-Key", "").split())
     if report.rendered or report.removed:
         if layer := _local_layer():
             layer.announce()  # every app server drops its own copies
-        purge_keys(sorted(report.keys))
+        anew = [*report.rendered, *report.removed]
+        # The CDN drops exactly the pages whose bytes changed; past a few hundred, all of them.
+        purge_keys([EVERYTHING] if len(anew) > PURGE_PAGES_AT_MOST else [own_key(path) for path in anew])
     return report
 
 
@@ -170,6 +171,16 @@ def changes_at(keys: Iterable[str], moment: dt.datetime) -> None:
             store.due(path, moment)
 
     transaction.on_commit(mark)
+
+
+def rebuild(paths: Iterable[str]) -> None:
+    """The content was replaced whole (a restore): drop the pages at ``paths``, then, once the
+    transaction commits, render every address the site has now."""
+    if not settings.STORED_PAGES_ENABLED:
+        return
+    for path in paths:
+        store.delete(path)
+    transaction.on_commit(lambda: render_expired.enqueue())
 
 
 def changed_everywhere() -> None:

@@ -9,10 +9,12 @@ from unittest import mock
 import pytest
 from django.core.management import call_command
 from django.db import OperationalError, connections
+from django.test import Client
 from django.test.signals import template_rendered
 
 from infra.models import StoredPage
 from infra.stored import store
+from infra.stored.keys import own_key
 from vendors.demo import load_demo
 from vendors.models import Fact, Vendor
 
@@ -233,3 +235,69 @@ def test_a_scheduled_version_reaches_its_stored_pages_when_its_time_comes(demo, 
         response = visitor.get("/vendors/groq/")
     assert response["X-Stored-Page"] == "hit"
     assert "Scheduled summary of Groq." in response.content.decode()
+
+
+def test_a_publish_purges_the_cdn_by_the_keys_of_the_pages_it_rendered_again(demo, settings):
+    import threading
+
+    from tests.infra.test_purge import StandIn  # the stand-in CDN the purge tests use
+
+    server = StandIn()
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.01}, daemon=True)
+    thread.start()
+    settings.CDN_PURGER, settings.CDN_PURGE_URL, settings.CDN_PURGE_TOKEN = "http", f"{server.url}/purge", ""
+    try:
+        publish_groq_fact()
+    finally:
+        server.shutdown()
+        server.server_close()
+    purged = {key for request in server.received for key in request.headers["xkey"].split()}
+    assert own_key("/vendors/groq/") in purged
+    assert own_key("/vendors/aws-trainium/") not in purged
+    assert own_key("/vendors/groq/") in Client().get("/vendors/groq/")["Surrogate-Key"].split()
+
+
+def test_a_source_check_finding_reaches_the_stored_pages_citing_the_source(demo, visitor):
+    import datetime as dt
+
+    from django.utils import timezone
+
+    from vendors.services import refresh_pages_citing
+
+    groq = Vendor.objects.get(slug="groq")
+    source = groq.facts.filter(sources__isnull=False).order_by("pk").first().sources.first()
+    before = visitor.get("/vendors/groq/")
+    type(source).objects.filter(pk=source.pk).update(problem_at=timezone.now() + dt.timedelta(seconds=1))
+    with mock.patch("django.utils.timezone.now", return_value=timezone.now() + dt.timedelta(seconds=2)):
+        refresh_pages_citing(sources=[source.pk])
+    after = visitor.get("/vendors/groq/")
+    assert after["X-Stored-Page"] == "hit"
+    assert after["ETag"] != before["ETag"]
+    assert (
+        StoredPage.objects.get(path="/vendors/groq/").rendered_at
+        > StoredPage.objects.get(path="/vendors/aws-trainium/").rendered_at
+    )
+
+
+def test_a_stored_page_is_answered_without_a_database_query(demo, visitor, django_assert_num_queries):
+    visitor.get("/vendors/groq/")  # this process's copy
+    with django_assert_num_queries(0):
+        response = visitor.get("/vendors/groq/")
+    assert response["X-Stored-Page"] == "hit"
+
+
+def test_an_edit_to_an_axis_in_the_admin_renders_every_stored_page_again(demo, superuser, rf):
+    from django.contrib import admin
+
+    from vendors.models import Axis
+
+    count = StoredPage.objects.count()
+    before = dict(StoredPage.objects.values_list("path", "rendered_at"))
+    axis = Axis.objects.first()
+    axis.description = "Re-described."
+    request = rf.post("/admin/vendors/axis/")
+    request.user = superuser
+    admin.site._registry[Axis].save_model(request, axis, form=None, change=True)
+    after = dict(StoredPage.objects.values_list("path", "rendered_at"))
+    assert len(after) == count
+    assert all(after[path] > before[path] for path in before)
