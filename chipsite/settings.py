@@ -203,8 +203,37 @@ PAGE_STALE_IF_ERROR = int(os.environ.get("PAGE_STALE_IF_ERROR", "86400"))
 # database is away. SITE_URL is the one address they are rendered for (pages name themselves).
 STORED_PAGES_ENABLED = env_bool("STORED_PAGES", True)
 STORED_PAGES_ROOT = Path(os.environ.get("STORED_PAGES_ROOT", BASE_DIR / "stored-pages"))
+<<<<<<< HEAD
 # How often the worker renders stored pages whose time has come (a scheduled version, midnight).
 STORED_PAGES_SWEEP_SECONDS = float(os.environ.get("STORED_PAGES_SWEEP_SECONDS", "30"))
+=======
+# Or a bucket every app server and the worker share (django-storages' S3Storage), when
+# STORED_PAGES_BUCKET names one: STORED_PAGES_S3_ENDPOINT_URL for an S3 other than AWS's (MinIO,
+# moto), STORED_PAGES_S3_REGION, and STORED_PAGES_S3_PREFIX, a folder in the bucket to keep them
+# under. Credentials are boto3's own (AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, a profile, an
+# instance role), never a setting. Objects get no ACL (the bucket's policy decides who reads
+# them) and their URLs no signature.
+STORED_PAGES_BUCKET = os.environ.get("STORED_PAGES_BUCKET", "")
+STORED_PAGES_STORAGE = (
+    {
+        "BACKEND": "storages.backends.s3.S3Storage",
+        "OPTIONS": {
+            "bucket_name": STORED_PAGES_BUCKET,
+            "endpoint_url": os.environ.get("STORED_PAGES_S3_ENDPOINT_URL") or None,
+            "region_name": os.environ.get("STORED_PAGES_S3_REGION") or None,
+            "location": os.environ.get("STORED_PAGES_S3_PREFIX", "").strip("/"),
+            "file_overwrite": True,  # one address, one object, replaced whole by each render
+            "querystring_auth": False,
+            "default_acl": None,
+        },
+    }
+    if STORED_PAGES_BUCKET
+    else {
+        "BACKEND": "infra.stored.AtomicFileSystemStorage",
+        "OPTIONS": {"location": STORED_PAGES_ROOT, "base_url": "/"},
+    }
+)
+>>>>>>> s3
 SITE_URL = os.environ.get(
     "SITE_URL",
     "http://127.0.0.1:8000" if DEBUG else f"https://{(ALLOWED_HOSTS or ['localhost'])[0]}",
@@ -313,10 +342,7 @@ STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", BASE_DIR / "staticfiles"))
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "pages": {
-        "BACKEND": "infra.stored.AtomicFileSystemStorage",
-        "OPTIONS": {"location": STORED_PAGES_ROOT, "base_url": "/"},
-    },
+    "pages": STORED_PAGES_STORAGE,
     "staticfiles": {
         "BACKEND": (
             "django.contrib.staticfiles.storage.StaticFilesStorage"

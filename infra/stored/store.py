@@ -187,7 +187,11 @@ class PageStore:
             rendered_at=now.timestamp(),
         )
         storage = _storage()
-        storage.save(name, ContentFile(body))  # the bytes first: a meta never names missing bytes
+        page = ContentFile(body)
+        # A bucket keeps a type with each object and answers with it (a CDN or a static website
+        # serving the bucket as the export): the one the server sends, not a guess from the name.
+        page.content_type = response.get("Content-Type", "text/html")  # type: ignore[attr-defined]
+        storage.save(name, page)  # the bytes first: a meta never names missing bytes
         storage.save(meta_name(path), ContentFile(entry.as_json()))
         self.forget(path)
         from ..models import StoredPage
