@@ -203,10 +203,8 @@ PAGE_STALE_IF_ERROR = int(os.environ.get("PAGE_STALE_IF_ERROR", "86400"))
 # database is away. SITE_URL is the one address they are rendered for (pages name themselves).
 STORED_PAGES_ENABLED = env_bool("STORED_PAGES", True)
 STORED_PAGES_ROOT = Path(os.environ.get("STORED_PAGES_ROOT", BASE_DIR / "stored-pages"))
-<<<<<<< HEAD
 # How often the worker renders stored pages whose time has come (a scheduled version, midnight).
 STORED_PAGES_SWEEP_SECONDS = float(os.environ.get("STORED_PAGES_SWEEP_SECONDS", "30"))
-=======
 # Or a bucket every app server and the worker share (django-storages' S3Storage), when
 # STORED_PAGES_BUCKET names one: STORED_PAGES_S3_ENDPOINT_URL for an S3 other than AWS's (MinIO,
 # moto), STORED_PAGES_S3_REGION, and STORED_PAGES_S3_PREFIX, a folder in the bucket to keep them
@@ -233,7 +231,6 @@ STORED_PAGES_STORAGE = (
         "OPTIONS": {"location": STORED_PAGES_ROOT, "base_url": "/"},
     }
 )
->>>>>>> s3
 SITE_URL = os.environ.get(
     "SITE_URL",
     "http://127.0.0.1:8000" if DEBUG else f"https://{(ALLOWED_HOSTS or ['localhost'])[0]}",
