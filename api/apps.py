@@ -8,4 +8,4 @@ class ApiConfig(AppConfig):
     def ready(self):
         from . import pages
 
-        pages.register()  # its stored pages (infra/stored.py)
+        pages.register()  # its stored pages (infra/stored/)

@@ -55,7 +55,7 @@ class ApiMiddleware:
 
     def _answer(self, request):
         limit, window = settings.API_RATE_LIMIT, settings.API_RATE_WINDOW
-        # The site's own render of a stored answer (infra/stored.py) is no client's request.
+        # The site's own render of a stored answer (infra/stored/) is no client's request.
         if not request.META.get(RENDER_FLAG) and (
             wait := wait_seconds(request, scope="api", limit=limit, window=window)
         ):

@@ -1,4 +1,4 @@
-"""The read API's stored answers (infra/stored.py): the detail answers, lanes, axes and the
+"""The read API's stored answers (infra/stored/): the detail answers, lanes, axes and the
 comparisons, asked without a query string. Lists with filters are answered on demand."""
 
 from __future__ import annotations

@@ -197,7 +197,7 @@ PAGE_CACHE_SKIP_PREFIXES = ("/admin/", "/static/", "/media/", "/bench/", "/healt
 # How long a CDN or browser may go on showing a page when the site answers with an error.
 PAGE_STALE_IF_ERROR = int(os.environ.get("PAGE_STALE_IF_ERROR", "86400"))
 
-# Stored pages (infra/stored.py): every public address without a query string is rendered when
+# Stored pages (infra/stored/): every public address without a query string is rendered when
 # what it shows changes and kept as a file in STORED_PAGES_ROOT (a folder beside the media, laid
 # out as the public site: the export nginx can serve), served without rendering, and while the
 # database is away. SITE_URL is the one address they are rendered for (pages name themselves).

@@ -15,4 +15,4 @@ class ComparisonsConfig(AppConfig):
 
         from . import pages
 
-        pages.register()  # its stored pages (infra/stored.py)
+        pages.register()  # its stored pages (infra/stored/)

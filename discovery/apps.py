@@ -16,4 +16,4 @@ class DiscoveryConfig(AppConfig):
 
         from . import pages
 
-        pages.register()  # its stored pages (infra/stored.py)
+        pages.register()  # its stored pages (infra/stored/)

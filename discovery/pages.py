@@ -1,4 +1,4 @@
-"""Discovery's stored pages (infra/stored.py): robots.txt, the sitemap and the feeds."""
+"""Discovery's stored pages (infra/stored/): robots.txt, the sitemap and the feeds."""
 
 from __future__ import annotations
 

@@ -12,4 +12,4 @@ class EditorialConfig(AppConfig):
         from .registry import next_scheduled, pages_expire
 
         changes_at(next_scheduled)  # a scheduled version going live changes visitors' pages
-        register_expiry(pages_expire)  # ... and its stored pages (infra/stored.py)
+        register_expiry(pages_expire)  # ... and its stored pages (infra/stored/)

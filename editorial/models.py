@@ -124,7 +124,7 @@ class PublishedVersion(models.Model):
 
     @property
     def page_key(self) -> str:
-        """What a stored page that reads this item's published document shows (infra/stored.py)."""
+        """What a stored page that reads this item's published document shows (infra/stored/)."""
         return f"{self.page_key_prefix()}-{self.item_id}"
 
     @property

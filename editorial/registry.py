@@ -66,7 +66,7 @@ class Publication:
     def page_keys(self, before: PublishedVersion | None, after: PublishedVersion | None) -> set[str]:
         """What visitors' pages show that changed when ``before`` (live until now, or None) gave
         way to ``after`` (live now, or None): the stored pages showing these are rendered again
-        (infra/stored.py). The item's own document always; lists only when its entry changed."""
+        (infra/stored/). The item's own document always; lists only when its entry changed."""
         version = after or before
         return {version.page_key} if version is not None else set()
 

@@ -91,7 +91,7 @@ def pending_version(obj: Editable, *, at: dt.datetime | None = None) -> Publishe
 def pages_changed(obj: Editable, *, before: PublishedVersion | None) -> None:
     """What visitors read of ``obj`` went from ``before`` to its live version now: once the
     transaction commits, the stored pages showing what changed are rendered again, and the
-    item's new pages rendered (infra/stored.py)."""
+    item's new pages rendered (infra/stored/)."""
     publication = publication_for(obj)
     after = live_version(obj)
     if before is not None and after is not None and before.pk == after.pk:

@@ -115,7 +115,7 @@ class FailedRender(admin.SimpleListFilter):
 
 @admin.register(StoredPage)
 class StoredPageAdmin(admin.ModelAdmin):
-    """The public pages as stored (infra/stored.py), for every staff member to read: which
+    """The public pages as stored (infra/stored/), for every staff member to read: which
     render failed and why (the previous page is still served), failures first. Nothing here
     is edited: pages are rendered when what they show changes."""
 

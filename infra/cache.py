@@ -158,7 +158,7 @@ class PublicPageCacheMiddleware:
         if (
             not settings.PAGE_CACHE_ENABLED
             or request.path.startswith(settings.PAGE_CACHE_SKIP_PREFIXES)
-            or getattr(request, "_stored_page", False)  # a stored page (infra/stored.py) is not cached here
+            or getattr(request, "_stored_page", False)  # a stored page (infra/stored/) is not cached here
         ):
             return self.get_response(request)
         if request.method not in ("GET", "HEAD") or self._signed_in(request):

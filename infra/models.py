@@ -55,7 +55,7 @@ class SecurityEvent(models.Model):
 
 
 class StoredPage(models.Model):
-    """The index of the page store (infra/stored.py): which address shows what, its ETag, and
+    """The index of the page store (infra/stored/): which address shows what, its ETag, and
     the last render's failure. The bytes themselves live in the store, never in this table, so
     the site answers from them while the database is away."""
 

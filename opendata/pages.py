@@ -1,7 +1,7 @@
-"""The downloads' stored files (infra/stored.py). A profile's or comparison's files follow
+"""The downloads' stored files (infra/stored/). A profile's or comparison's files follow
 its publish; the rankings follow any list entry. /data/ and the whole-site file are built
 from everything, seconds at 10,000 vendors: they show ``dump``, which a publish only marks
-as due, and the worker's periodic sweep builds them again (infra/stored.py)."""
+as due, and the worker's periodic sweep builds them again (infra/stored/)."""
 
 from __future__ import annotations
 

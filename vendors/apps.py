@@ -19,4 +19,4 @@ class VendorsConfig(AppConfig):
 
         from . import pages
 
-        pages.register()  # its stored pages (infra/stored.py)
+        pages.register()  # its stored pages (infra/stored/)

@@ -1,4 +1,4 @@
-"""The vendors' stored pages (infra/stored.py): which addresses are stored, every one of
+"""The vendors' stored pages (infra/stored/): which addresses are stored, every one of
 them for a full render or the export, and what a publish changes for visitors."""
 
 from __future__ import annotations

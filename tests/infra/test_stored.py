@@ -1,4 +1,4 @@
-"""Stored pages (infra/stored.py): rendered when what they show changes, served as bytes,
+"""Stored pages (infra/stored/): rendered when what they show changes, served as bytes,
 also while the database is away, and written out as the export."""
 
 import re

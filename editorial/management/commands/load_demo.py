@@ -21,5 +21,5 @@ class Command(BaseCommand):
         prefix = "Dry run, nothing saved. " if dry_run else ""
         self.stdout.write(self.style.SUCCESS(f"{prefix}{report}"))
         if not dry_run and settings.STORED_PAGES_ENABLED:
-            # Every public page stored before the first visitor asks (infra/stored.py).
+            # Every public page stored before the first visitor asks (infra/stored/).
             call_command("render_pages", stdout=self.stdout)

@@ -5,7 +5,7 @@ from infra import stored
 
 class Command(BaseCommand):
     help = (
-        "Render the stored pages (infra/stored.py): by default those whose time has come, made by "
+        "Render the stored pages (infra/stored/): by default those whose time has come, made by "
         "another release or never stored; with --all, every one. Run it after a deploy."
     )
 
