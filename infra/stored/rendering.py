@@ -27,10 +27,10 @@ log = logging.getLogger("infra.stored")
 PURGE_PAGES_AT_MOST = 500  # a purge naming more pages than this purges the whole site ("site")
 
 
-_handler = None
+_handler: Any = None
 
 
-def _get_handler():
+def _get_handler() -> Any:
     global _handler
     if _handler is None:
         from django.core.handlers.wsgi import WSGIHandler
@@ -100,11 +100,11 @@ def render(paths: Iterable[str]) -> Report:
         try:
             response = render_one(path)
         except Exception as error:  # noqa: BLE001 - kept on the page's row, logged once
-            response, problem = None, f"{type(error).__name__}: {error}"
+            problem: str | None = f"{type(error).__name__}: {error}"
         else:
             problem = None if response.status_code in (200, 404, 410) else f"answered {response.status_code}"
-            if problem and (error := getattr(response, "render_error", None)) is not None:
-                problem = f"{problem}: {type(error).__name__}: {error}"
+            if problem and (raised := getattr(response, "render_error", None)) is not None:
+                problem = f"{problem}: {type(raised).__name__}: {raised}"
         if problem is not None:
             StoredPage.failed(path, problem)
             log.error("Stored page %s not rendered (%s); the previous one is kept.", path, problem)

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from django.conf import settings
 from django.core.cache import cache, caches
 from django.core.files.base import ContentFile
-from django.core.files.storage import FileSystemStorage, storages
+from django.core.files.storage import FileSystemStorage, Storage, storages
 from django.http import HttpResponse
 from django.utils import timezone
 
@@ -103,11 +103,12 @@ class Entry:
         return cls(**values)
 
 
-def _storage():
+def _storage() -> Storage:
     return storages["pages"]
 
 
-def _local_layer():
+def _local_layer() -> Any:
+    """With Redis, this process's copies and the change channel (infra.cache_backends)."""
     return getattr(caches["default"], "local", None)
 
 

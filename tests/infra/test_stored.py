@@ -67,6 +67,26 @@ def test_after_a_publish_the_first_visitor_gets_stored_bytes_and_no_template_is_
     assert "(checked)" in visitor.get("/vendors/groq/").content.decode()
 
 
+def test_a_fact_change_renders_the_vendors_own_pages_and_never_the_whole_site(demo):
+    before = dict(StoredPage.objects.values_list("path", "rendered_at"))
+    groq = publish_groq_fact()
+    after = dict(StoredPage.objects.values_list("path", "rendered_at"))
+    again = sorted(path for path in before if after.get(path) != before[path])
+    own = [
+        "/api/v1/vendors/groq/",
+        "/api/v1/vendors/groq/versions/",
+        "/data/vendors/groq.csv",
+        "/data/vendors/groq.json",
+        "/vendors/groq/",
+        "/vendors/groq/changes/",
+        "/vendors/groq/feed/",
+    ]
+    assert set(own) <= set(again)
+    assert f"/lanes/{groq.lane.slug}/feed/" in again and "/feeds/changes/" in again
+    assert not any(path.startswith("/vendors/") and "/groq/" not in path for path in again)
+    assert len(again) < len(before) / 3
+
+
 def test_a_change_to_groq_leaves_trainiums_profile_unrendered_and_its_etag_as_it_was(demo, visitor):
     before = visitor.get("/vendors/aws-trainium/")
     rendered_at = StoredPage.objects.get(path="/vendors/aws-trainium/").rendered_at
