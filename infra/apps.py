@@ -15,7 +15,11 @@ class InfraConfig(AppConfig):
 
         from . import auth, periodic, sessions  # noqa: F401 - sign-in receivers: the log, the session's sign-in time
         from .second_factor import signals  # noqa: F401 - notes at sign-in who has a second factor
-        from .stored import render_due, render_missing
+        from .stored import (
+            checks,  # noqa: F401 - SITE_URL must be a host the site answers to
+            render_due,
+            render_missing,
+        )
         from .tasklog import log_task_finished  # noqa: F401 - one log line per task that finishes
 
         # Stored pages whose time has come, and addresses never stored (infra/stored/).

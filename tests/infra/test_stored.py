@@ -321,3 +321,15 @@ def test_an_edit_to_an_axis_in_the_admin_renders_every_stored_page_again(demo, s
     after = dict(StoredPage.objects.values_list("path", "rendered_at"))
     assert len(after) == count
     assert all(after[path] > before[path] for path in before)
+
+
+@pytest.mark.django_db(transaction=False)
+def test_the_checks_refuse_a_site_url_the_site_does_not_answer_to(settings):
+    from infra.stored.checks import site_url_is_allowed
+
+    settings.STORED_PAGES_ENABLED, settings.DEBUG = True, False
+    settings.ALLOWED_HOSTS = ["chipsite.example.com"]
+    settings.SITE_URL = "https://chipsite.example.com"
+    assert site_url_is_allowed() == []
+    settings.SITE_URL = "https://elsewhere.example"
+    assert [error.id for error in site_url_is_allowed()] == ["stored.E002"]
