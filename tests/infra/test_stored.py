@@ -333,3 +333,35 @@ def test_the_checks_refuse_a_site_url_the_site_does_not_answer_to(settings):
     assert site_url_is_allowed() == []
     settings.SITE_URL = "https://elsewhere.example"
     assert [error.id for error in site_url_is_allowed()] == ["stored.E002"]
+
+
+def test_nginx_serving_the_store_sends_a_publish_as_the_server_does(stored_pages, visitor):
+    """The acceptance path of docs/deploy.md: nginx's root is the store; a publish rewrites the
+    files it serves, and what it sends is what Django sends."""
+    import os
+
+    import httpx
+
+    from bench import nginx as bench_nginx
+    from editorial import services
+    from tests.factories import make_fact, make_vendor
+
+    if not bench_nginx.available():
+        if os.environ.get("REQUIRE_NGINX") == "1":
+            pytest.fail("No nginx, and REQUIRE_NGINX=1 says the nginx tests must run.")
+        pytest.skip(f"No nginx at {bench_nginx.NGINX} (apt-get install nginx)")
+    vendor = make_vendor(slug="groq", name="Groq")
+    fact = make_fact(vendor=vendor, value="230 MB SRAM")
+    services.publish(obj=vendor, user=None)
+    with (
+        bench_nginx.Nginx(export_root=stored_pages, upstream="127.0.0.1:9") as running,
+        httpx.Client(base_url=running.url, headers={"Accept-Encoding": "identity"}) as client,
+    ):
+        first = client.get("/vendors/groq/")
+        assert first.status_code == 200 and "230 MB SRAM" in first.text
+        fact.value = "500 MB SRAM"
+        fact.save()
+        services.publish(obj=vendor, user=None)
+        second = client.get("/vendors/groq/")
+    assert "500 MB SRAM" in second.text
+    assert second.content == visitor.get("/vendors/groq/").content
