@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextvars
 import datetime as dt
 import hashlib
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,6 +28,7 @@ class Shown:
 
     keys: set[str] = field(default_factory=lambda: {EVERYTHING})
     until: dt.datetime | None = None
+    started: float = field(default_factory=time.time)  # a newer render's page is never overwritten
 
 
 def own_key(path: str) -> str:

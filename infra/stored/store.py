@@ -10,6 +10,7 @@ import json
 import os
 import tempfile
 import threading
+import time
 from dataclasses import asdict, dataclass, replace
 from typing import TYPE_CHECKING, Any
 
@@ -26,6 +27,9 @@ if TYPE_CHECKING:
     from .keys import Shown
 
 META_FOLDER = ".meta"
+# How long the cache and each process keep a page before reading the store again, whatever the
+# change channel says: it bounds a copy read at the very moment a render replaced the file.
+COPY_SECONDS = 60
 STORED_HEADERS = ("content-type", "content-language", "content-disposition", "x-robots-tag", "link")
 SUFFIXES = {
     "text/html": "index.html",
@@ -128,7 +132,8 @@ class PageStore:
         layer = _local_layer()
         if layer is not None:
             layer.current()  # starts this process's listener
-            return ("layer", layer.generation) if layer.subscribed else None
+            # Also a new stamp each minute: a copy read in a race with a render lives a minute at most.
+            return ("layer", layer.generation, int(time.time() // COPY_SECONDS)) if layer.subscribed else None
         storage = _storage()
         if isinstance(storage, FileSystemStorage):
             try:
@@ -164,10 +169,13 @@ class PageStore:
                 return None
             if _etag(body) != entry.etag:  # a file changed under its meta: not ours to serve
                 return None
-            cache.set(key, (entry.as_json(), body), timeout=settings.PAGE_CACHE_SECONDS)
+            cache.set(key, (entry.as_json(), body), timeout=COPY_SECONDS)
         return entry, body
 
     def write(self, path: str, response: HttpResponse, shown: Shown) -> Entry:
+        current = self._read_shared(path)
+        if current is not None and current[0].rendered_at > shown.started:
+            return current[0]  # rendered since this render began (a publish meanwhile): it stands
         body = response.content
         headers = [(name, value) for name, value in response.items() if name.lower() in STORED_HEADERS]
         name = file_name(path, response.get("Content-Type", "text/html"))
@@ -185,7 +193,7 @@ class PageStore:
             keys=sorted(shown.keys),
             until=until.timestamp() if until else None,
             release=settings.RELEASE,
-            rendered_at=now.timestamp(),
+            rendered_at=time.time(),  # the clock shared.started reads, whatever timezone.now says
         )
         storage = _storage()
         page = ContentFile(body)
