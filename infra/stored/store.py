@@ -193,7 +193,7 @@ class PageStore:
             keys=sorted(shown.keys),
             until=until.timestamp() if until else None,
             release=settings.RELEASE,
-            rendered_at=time.time(),  # the clock shared.started reads, whatever timezone.now says
+            rendered_at=time.time(),  # the clock Shown.started reads, whatever timezone.now says
         )
         storage = _storage()
         page = ContentFile(body)
