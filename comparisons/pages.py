@@ -52,6 +52,8 @@ def page_keys(before: ComparisonVersion | None, after: ComparisonVersion | None)
     version = after or before
     assert version is not None
     keys = {version.page_key}
+    if before is None or after is None or before.slug != after.slug:
+        keys.add(version.archive_key)  # its versions' pages go live, go away or move
     if entry(before) != entry(after):
         keys.add("comparisons")  # every profile lists a few comparisons, the list all of them
     if after is None or after.content_changed:

@@ -195,19 +195,23 @@ def _criterion_row(
 
 
 def live_comparison(*, slug: str) -> ComparisonVersion | None:
-    return ComparisonVersion.objects.live().filter(slug=slug).first()
+    version = ComparisonVersion.objects.live().filter(slug=slug).first()
+    if version is not None:
+        shows(version.page_key)  # a stored page that asks goes when it goes
+    return version
 
 
 def published_comparison(*, slug: str, number: int) -> ComparisonVersion | None:
     """Version ``number`` of the comparison that has (or had) address ``slug``, at its
     permanent address, while the comparison is live (the rule of vendors.selectors.published_version)."""
     ever = ComparisonVersion.objects.filter(slug=slug).values("item_id")
-    return (
+    version = (
         ComparisonVersion.objects.past()
         .filter(number=number, item_id__in=ever)
         .filter(item_id__in=ComparisonVersion.objects.live().values("item_id"))
         .first()
     )
+    return version.read_as_archived() if version is not None else None
 
 
 def editorial_table(page: ComparisonDocument, *, at: dt.datetime | None = None) -> Table:

@@ -19,6 +19,8 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
+from infra.stored import shows
+
 
 class Editable(models.Model):
     """A working copy: when it was made and changed, and where it stands in review."""
@@ -126,6 +128,22 @@ class PublishedVersion(models.Model):
     def page_key(self) -> str:
         """What a stored page that reads this item's published document shows (infra/stored/)."""
         return f"{self.page_key_prefix()}-{self.item_id}"
+
+    @property
+    def archive_key(self) -> str:
+        """What a page of one of its versions at their permanent addresses shows: the versions
+        are immutable, so only the item going live or away, or a new address, changes them."""
+        return f"{self.page_key}-versions"
+
+    def read_as_archived(self) -> Self:
+        """This version, read at its permanent address (a version page, its citation files):
+        such a page shows the item's versions, not its live document, unless it is the live one,
+        whose page gains a banner when the next version goes live."""
+        self.archived = True
+        shows(self.archive_key)
+        if self.is_live:
+            shows(self.page_key)
+        return self
 
     @property
     def is_live(self):

@@ -281,7 +281,8 @@ class PublishedDocument(Part):
         if parsed is None:
             parsed = cls.parse(version.document)
             version._parsed_document = parsed  # a cache the model does not declare
-        shows(version.page_key)
+        if not getattr(version, "archived", False):  # read_as_archived() said what it shows
+            shows(version.page_key)
         expires(parsed.turns_stale_at)
         return parsed
 

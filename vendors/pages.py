@@ -77,6 +77,8 @@ def page_keys(before: VendorVersion | None, after: VendorVersion | None) -> set[
     version = after or before
     assert version is not None
     keys = {version.page_key}
+    if before is None or after is None or before.slug != after.slug:
+        keys.add(version.archive_key)  # its versions' pages go live, go away or move
     if entry(before) != entry(after):
         keys |= {"entries", *(f"lane-{v.lane_id}" for v in (before, after) if v is not None)}
     if after is None or after.content_changed:

@@ -74,7 +74,12 @@ def live_vendors() -> VersionQuerySet[VendorVersion]:
 
 
 def live_version(*, slug: str) -> VendorVersion | None:
-    return live_vendors().filter(slug=slug).first()
+    """The live version at ``slug``; a stored page that asks shows it (its change log, say),
+    and goes when it goes, whether or not it reads the document."""
+    version = live_vendors().filter(slug=slug).first()
+    if version is not None:
+        shows(version.page_key)
+    return version
 
 
 def published_version(*, slug: str, number: int) -> VendorVersion | None:
@@ -82,12 +87,13 @@ def published_version(*, slug: str, number: int) -> VendorVersion | None:
     address: one visitors could read in its time, while the vendor is live now. A scheduled
     version is not there yet; an unpublished vendor takes all its versions down with it."""
     ever = VendorVersion.objects.filter(slug=slug).values("item_id")
-    return (
+    version = (
         VendorVersion.objects.past()
         .filter(number=number, item_id__in=ever)
         .filter(item_id__in=live_vendors().values("item_id"))
         .first()
     )
+    return version.read_as_archived() if version is not None else None
 
 
 @dataclass

@@ -116,6 +116,10 @@ def render(paths: Iterable[str]) -> Report:
         etag = response.get("ETag", "").strip('"')
         (report.unchanged if etag == before else report.rendered).append(path)
     if report.rendered or report.removed:
+        for path in [*report.rendered, *report.removed]:
+            # Again, now that every file is in place: a copy a server read just before its file
+            # was replaced, and put in the cache after the write's own forget, goes too.
+            store.forget(path)
         if layer := _local_layer():
             layer.announce()  # every app server drops its own copies
         anew = [*report.rendered, *report.removed]

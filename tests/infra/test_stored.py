@@ -365,3 +365,39 @@ def test_nginx_serving_the_store_sends_a_publish_as_the_server_does(stored_pages
         second = client.get("/vendors/groq/")
     assert "500 MB SRAM" in second.text
     assert second.content == visitor.get("/vendors/groq/").content
+
+
+def test_an_unpublished_vendor_leaves_no_stored_page_behind(stored_pages, visitor):
+    from editorial import services
+    from infra.stored import render_missing
+    from tests.factories import make_fact, make_vendor
+
+    vendor = make_vendor(slug="groq", name="Groq")
+    make_fact(vendor=vendor, value="230 MB SRAM")
+    services.publish(obj=vendor, user=None)
+    render_missing.call()
+    own = [path for path in StoredPage.objects.values_list("path", flat=True) if "groq" in path]
+    assert {"/vendors/groq/v/1/cite.bib", "/api/v1/vendors/groq/", "/data/vendors/groq.csv"} <= set(own)
+    services.unpublish(obj=vendor, user=None)
+    store.copies.clear()
+    assert [path for path in own if visitor.get(path).status_code != 404] == []
+    assert not StoredPage.objects.filter(path__in=own).exists()
+    assert "groq" not in visitor.get("/sitemap.xml").content.decode()
+    assert [p for p in stored_pages.rglob("*") if p.is_file() and "groq" in str(p)] == []
+
+
+def test_a_new_version_leaves_the_pages_of_older_versions_as_they_were(stored_pages, visitor):
+    from editorial import services
+    from tests.factories import make_fact, make_vendor
+
+    vendor = make_vendor(slug="groq", name="Groq")  # version 1
+    fact = make_fact(vendor=vendor, value="230 MB SRAM")
+    services.publish(obj=vendor, user=None)  # version 2
+    visitor.get("/vendors/groq/v/1/")
+    first = StoredPage.objects.get(path="/vendors/groq/v/1/").rendered_at
+    fact.value = "500 MB SRAM"
+    fact.save()
+    services.publish(obj=vendor, user=None)  # version 3
+    assert StoredPage.objects.get(path="/vendors/groq/v/1/").rendered_at == first
+    assert "500 MB SRAM" not in visitor.get("/vendors/groq/v/2/").content.decode()
+    assert "500 MB SRAM" in visitor.get("/vendors/groq/v/3/").content.decode()
