@@ -51,7 +51,9 @@ from .rendering import (
     changes_at,
     export_to,
     render,
+    render_due,
     render_expired,
+    render_missing,
     render_showing,
     showing,
 )
