@@ -69,6 +69,15 @@ def manage(*args):
 def store_every_page(export_root):
     """After growing the catalogue: render_pages (what is missing), then the full export
     (every page rendered again, the grown lists among them), each timed."""
+    from django.utils import timezone
+    from django_tasks_db.models import DBTaskResult
+
+    from infra.models import PeriodicRun
+
+    # The render tasks the demo's publishes queued: the full render below does all they would.
+    DBTaskResult.objects.filter(status="READY").delete()
+    # No network here: the daily check of every source is not due during the run.
+    PeriodicRun.objects.update_or_create(name="check_sources", defaults={"last_enqueued_at": timezone.now()})
     load_before = os.getloadavg()[0]
     render_seconds, rendered = manage("render_pages")
     export_seconds, written = manage("export_site", str(export_root), "--all")
@@ -134,10 +143,18 @@ def rerenders():
     marked due for the worker's sweep, and the render task's own time."""
     from django.utils import timezone
 
+    from vendors.models import Score
+
+    # A vendor with scores, and not the one the other modes publish.
+    slug = (
+        Score.objects.exclude(vendor__slug=ANCHOR_SLUG)
+        .order_by("vendor__slug")
+        .values_list("vendor__slug")[0][0]
+    )
     kinds = {
-        "a fact of one vendor": lambda: publishing.fact_change("groq", f"Rerender {time.time():.0f}"),
-        "a score of one vendor (its total moves)": lambda: publishing.score_change("groq"),
-        "Mark verified today (one vendor)": lambda: publishing.verification("groq"),
+        "a fact of one vendor": lambda: publishing.fact_change(slug, f"Rerender {time.time():.0f}"),
+        "a score of one vendor (its total moves)": lambda: publishing.score_change(slug),
+        "Mark verified today (one vendor)": lambda: publishing.verification(slug),
         "a new vendor published": lambda: publishing.new_vendor(int(time.time())),
         "an axis's description (site-wide)": lambda: publishing.axis_edit(int(time.time())),
     }
