@@ -1,18 +1,22 @@
-"""The site under load: every page type at 10, 1,000 and 10,000 vendors, cold and warm.
+"""The site under load: every page type at 10, 1,000 and 10,000 vendors, stored and on demand.
 
 Run with ``make bench`` (or ``python bench/load.py --sizes 10,1000,10000``). Needs
 PostgreSQL and Redis (the machine's defaults are used), ``wrk`` and gunicorn. It
 
 1. makes a throwaway PostgreSQL database, loads the demo, and grows a synthetic catalogue
    (facts for every attribute with cited sources, events, scores, FAQs) to each size;
-2. serves the real site with gunicorn (2 sync workers) and the production settings
-   (DEBUG off, whitenoise, Redis), beside a trivial view in the same process;
-3. drives every page type with wrk, cold (page cache off: every request renders) and
-   warm (page cache on), and the trivial view in the same server run;
-4. writes requests per second, p50, p99, query count, bytes, the server's CPU time per
-   request, the ratio to the trivial view, and the machine's load to docs/benchmarks.md;
-5. measures the file anchor: nginx (bench/nginx.py, the deployment's config) serving the
-   Trainium profile from a file of the export, beside the trivial view in the same run.
+2. stores every page (``render_pages``, then ``export_site DIR --all``, timed) in a page store
+   of its own (STORED_PAGES_ROOT), and serves the real site with gunicorn (2 sync workers)
+   and the production settings (DEBUG off, whitenoise, Redis, SITE_URL its own address),
+   beside a trivial view in the same process and a task worker (``run_worker``,
+   TASKS_BACKEND=database) beside gunicorn;
+3. drives the pages rendered on demand (query strings) with wrk, cold (page cache off: every
+   request renders), miss and warm (page cache on), and the trivial view in the same run;
+4. runs the stored-pages modes (bench/stored.py): each stored page type right after a
+   publish, what each kind of publish renders again, publish to fresh on a second app server
+   and in the store, and the file anchor (nginx serving the export);
+5. writes requests per second, p50, p99, query count, bytes, the server's CPU time per
+   request, the ratio to the trivial view, and the machine's load to docs/benchmarks.md.
 
 Ratios to the trivial view are what to read: they cancel the machine's speed. No test
 asserts a timing; CI runs this at the smallest size (``--smoke``) to keep it working.
@@ -39,6 +43,8 @@ PG = os.environ.get("BENCH_PG", "postgres://postgres@127.0.0.1:5432")
 REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/15")
 WORKERS = 2
 CONNECTIONS = 4
+EDITING_SECTION = "## Visitors and editors at once"  # bench/editing.py writes it
+FRESH_PUBLISHES = 20  # publish-to-fresh samples at each size (3 with --smoke)
 
 os.environ.update(
     DJANGO_SETTINGS_MODULE="chipsite.settings",
@@ -51,7 +57,17 @@ os.environ.update(
     BENCHMARK="1",
     # The editors the benchmarks sign in measure pages and saves, not sign-in: no second factor.
     STAFF_SECOND_FACTOR="optional",
+    # wrk is one client address asking thousands of times: the API's per-client limit would
+    # answer 429, and this measures serving, not the limiter.
+    API_RATE_LIMIT="1000000000",
 )
+
+
+def site_headers():
+    """Every request the benchmark sends names SITE_URL's host (stored pages answer for it alone),
+    whichever server's port it goes to."""
+    site = os.environ.get("SITE_URL", "")
+    return {"Host": site.split("://", 1)[1]} if "://" in site else {}
 
 
 def fresh_database():
@@ -107,7 +123,7 @@ class Server:
     """gunicorn with the production settings; ``cache`` turns the page cache on or off."""
 
     def __init__(self, *, cache, static_root, port=None):
-        self.port = port or free_port()
+        self.port = port or int(os.environ.get("BENCH_SITE_PORT", 0)) or free_port()
         env = {
             **os.environ,
             "DEBUG": "0",
@@ -164,8 +180,9 @@ def wrk(url, duration, *, unique=False):
         path = Path(tempfile.gettempdir()) / "chipsite-unique.lua"
         path.write_text(UNIQUE_ADDRESSES)
         script = ["-s", str(path)]
+    headers = [arg for name, value in site_headers().items() for arg in ("-H", f"{name}: {value}")]
     out = subprocess.run(
-        ["wrk", "-t1", f"-c{CONNECTIONS}", f"-d{duration}s", "--latency", *script, url],
+        ["wrk", "-t1", f"-c{CONNECTIONS}", f"-d{duration}s", "--latency", *headers, *script, url],
         capture_output=True,
         text=True,
         check=True,
@@ -183,7 +200,8 @@ def wrk(url, duration, *, unique=False):
 def drive(server, urls, duration, *, unique=False):
     results = {}
     for name, path in urls.items():
-        subprocess.run(["curl", "-s", "-o", "/dev/null", server.url + path], check=True)  # prime
+        host = [arg for name, value in site_headers().items() for arg in ("-H", f"{name}: {value}")]
+        subprocess.run(["curl", "-s", "-o", "/dev/null", *host, server.url + path], check=True)  # prime
         cpu = server.cpu_seconds()
         result = wrk(server.url + path, duration, unique=unique and name != "trivial view")
         if result["errors"]:
@@ -193,158 +211,45 @@ def drive(server, urls, duration, *, unique=False):
     return results
 
 
-# The file anchor: what a page costs when nginx sends it from the export, beside the trivial
-# view in the same run. Until `manage.py export_site` exists, the export holds the one page the
-# anchor needs, written where the export's layout puts it, as the running gunicorn served it.
-ANCHOR_SLUG = "aws-trainium"
-ANCHOR_TARGET = 8  # nginx serving the export at least 8 times the trivial view's requests/s
-
-
-def write_profile_export(server, export_root, slug=ANCHOR_SLUG):
-    """``/vendors/<slug>/`` as the server answers it, saved as the export's
-    ``vendors/<slug>/index.html``; returns the bytes."""
-    import httpx
-
-    # The first request of a new server waits for a worker to start: a long timeout.
-    response = httpx.get(f"{server.url}/vendors/{slug}/", headers={"Accept-Encoding": "identity"}, timeout=60)
-    response.raise_for_status()
-    path = Path(export_root) / "vendors" / slug / "index.html"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(response.content)
-    return response.content
-
-
-def file_anchor(*, duration, static_root):
-    """The trivial view on gunicorn and the profile from the export on nginx, one run of each
-    server (nginx with as many workers as gunicorn, upstream that gunicorn); None without nginx."""
-    import httpx
-    from nginx import NGINX, Nginx, available
-
-    if not available():
-        if os.environ.get("REQUIRE_NGINX") == "1":
-            raise SystemExit(f"No nginx at {NGINX}, and REQUIRE_NGINX=1 says the file anchor must run.")
-        print(f"no nginx at {NGINX} (apt-get install nginx): the file anchor is not measured", flush=True)
-        return None
-    export_root = Path(tempfile.mkdtemp(prefix="chipsite-export-"))
-    server = Server(cache=True, static_root=static_root)
-    try:
-        page = write_profile_export(server, export_root)
-        with Nginx(export_root=export_root, upstream=f"127.0.0.1:{server.port}", workers=WORKERS) as nginx:
-            path = f"/vendors/{ANCHOR_SLUG}/"
-            served = httpx.get(nginx.url + path, headers={"Accept-Encoding": "identity"})
-            if served.content != page or served.headers.get("content-type") != "text/html; charset=utf-8":
-                raise SystemExit(f"nginx did not serve {path} from the export as gunicorn wrote it")
-            results = drive(server, {"trivial view": "/bench/trivial/"}, duration)
-            cpu = cpu_seconds(nginx.process.pid)
-            result = wrk(nginx.url + path, duration)
-            if result["errors"]:
-                raise SystemExit(f"file anchor: {result['errors'].group(0)}")
-            result["cpu_ms"] = 1000 * (cpu_seconds(nginx.process.pid) - cpu) / max(1, result["requests"])
-            results["profile from the export (nginx)"] = result
-    finally:
-        server.stop()
-        shutil.rmtree(export_root, ignore_errors=True)
-    return {"bytes": {"trivial view": 2, "profile from the export (nginx)": len(page)}, "runs": results}
-
-
-def measure(size, *, duration, static_root):
+def measure(size, *, duration, static_root, fresh_count):
+    """Every mode at one size: one page store, one worker, SITE_URL's gunicorn for each mode."""
     from catalogue import pages, queries_and_bytes
+    from stored import Worker, measure_stored, new_export_root, store_every_page
 
-    urls = pages(size)
+    from infra.stored import is_stored_address
+
+    # The stored addresses are measured after a publish (bench/stored.py); cold, miss and warm
+    # are for the pages rendered on demand.
+    urls = {name: path for name, path in pages(size).items() if "?" in path or not is_stored_address(path)}
     counts = queries_and_bytes(urls)
+    export_root = new_export_root()
+    stored = {"export": store_every_page(export_root)}
     load_before = os.getloadavg()[0]
-    runs = {}
-    for mode, cache, unique in (("cold", False, False), ("miss", True, True), ("warm", True, False)):
-        server = Server(cache=cache, static_root=static_root)
+    worker = Worker()
+    try:
+        runs = {}
+        for mode, cache, unique in (("cold", False, False), ("miss", True, True), ("warm", True, False)):
+            server = Server(cache=cache, static_root=static_root)
+            try:
+                runs[mode] = drive(server, urls, duration, unique=unique)
+            finally:
+                server.stop()
+        server = Server(cache=True, static_root=static_root)
         try:
-            runs[mode] = drive(server, urls, duration, unique=unique)
+            stored |= measure_stored(server, export_root, duration=duration, fresh_count=fresh_count)
         finally:
             server.stop()
-    anchor = file_anchor(duration=duration, static_root=static_root)
-    return {"counts": counts, "runs": runs, "anchor": anchor, "load": (load_before, os.getloadavg()[0])}
-
-
-def freshness_across_servers(static_root):
-    """A publish through one app server is served by another on the very next request."""
-    import urllib.parse
-    import urllib.request
-    from http.cookiejar import CookieJar
-
-    from django.contrib.auth import get_user_model
-
-    from editorial import services
-    from vendors.models import Vendor
-
-    user = get_user_model().objects.filter(username="bench-publisher").first()
-    if user is None:
-        user = get_user_model().objects.create_superuser("bench-publisher", "b@example.com", "bench-pw")
-    vendor = Vendor.objects.get(slug="aws-trainium")
-    a, b = Server(cache=True, static_root=static_root), Server(cache=True, static_root=static_root)
-    try:
-        page = b.url + "/vendors/aws-trainium/"
-        before = urllib.request.urlopen(page).read().decode()  # noqa: S310 (loopback)
-        urllib.request.urlopen(page).read()  # noqa: S310  now cached on b's side
-        marker = f"Freshness check {time.time():.0f}"
-        vendor.summary = marker
-        vendor.save()
-        services.refresh_state(obj=vendor)
-        opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(CookieJar()))
-        login = opener.open(a.url + "/admin/login/").read().decode()
-        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', login).group(1)
-        data = {
-            "csrfmiddlewaretoken": token,
-            "username": "bench-publisher",
-            "password": "bench-pw",
-            "next": "/admin/",
-        }
-        opener.open(a.url + "/admin/login/", urllib.parse.urlencode(data).encode())
-        change = opener.open(f"{a.url}/admin/vendors/vendor/{vendor.pk}/change/").read().decode()
-        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', change).group(1)
-        opener.open(
-            f"{a.url}/admin/vendors/vendor/{vendor.pk}/workflow/publish/",
-            urllib.parse.urlencode({"csrfmiddlewaretoken": token, "note": ""}).encode(),
-        )
-        after = urllib.request.urlopen(page).read().decode()  # noqa: S310
-        return marker not in before and marker in after
     finally:
-        a.stop()
-        b.stop()
+        worker.stop()
+    return {"counts": counts, "runs": runs, "stored": stored, "load": (load_before, os.getloadavg()[0])}
 
 
 # --- the report ------------------------------------------------------------------------------
 
 
-def anchor_lines(anchor):
-    """The file anchor's table for one size, or a line saying it was not measured."""
-    lines = ["### The file anchor: the profile from the export", ""]
-    if anchor is None:
-        return [*lines, "Not measured: no nginx at /usr/sbin/nginx.", ""]
-    trivial = anchor["runs"]["trivial view"]
-    lines += [
-        f"nginx ({WORKERS} workers, `infra/nginx/chipsite.conf.template`) sending",
-        f"`/vendors/{ANCHOR_SLUG}/` from a file of the export, the same bytes gunicorn served, beside the",
-        f"trivial view on gunicorn in the same run. Target: at least {ANCHOR_TARGET}x the trivial view.",
-        "",
-        "| answer | bytes | req/s | p50 ms | p99 ms | ratio | CPU ms | target |",
-        "|---|---:|---:|---:|---:|---:|---:|---|",
-    ]
-    for name, result in anchor["runs"].items():
-        ratio = result["rps"] / trivial["rps"]
-        size_bytes = anchor["bytes"][name]
-        target = (
-            ""
-            if name == "trivial view"
-            else f"≥ {ANCHOR_TARGET}: {'met' if ratio >= ANCHOR_TARGET else 'not met'}"
-        )
-        lines.append(
-            f"| {name} | {size_bytes:,} | {result['rps']:.0f} | {result['p50']:.2f} | {result['p99']:.2f} | "
-            f"{ratio:.2f} | {result['cpu_ms']:.2f} | {target} |"
-        )
-    return [*lines, ""]
-
-
 def report(results, *, duration):
     from django.db import connection
+    from stored_report import stored_lines, summary_lines
 
     lines = [
         "# Benchmarks",
@@ -353,6 +258,10 @@ def report(results, *, duration):
         f"workers and the production settings (DEBUG off, PostgreSQL {connection.pg_version // 10000},",
         f"Redis), driven by `wrk -t1 -c{CONNECTIONS} -d{duration}s` from the same "
         f"{os.cpu_count()}-core machine.",
+        "Every size has its own page store (STORED_PAGES_ROOT), SITE_URL is the server's address (each",
+        "request names its host), and a task worker (`run_worker`, TASKS_BACKEND=database) runs beside",
+        "gunicorn. Addresses without a query string are stored pages, measured right after a publish;",
+        "the first table holds the pages rendered on demand (query strings, any-N comparisons).",
         "**Cold**: page and data cache off, every request renders and reads everything. **Miss**:",
         "cache on, but every request asks for a new address, so the page renders while the shared",
         "reference data (axes, alternatives, comparisons) stays cached, as after a publish.",
@@ -383,7 +292,7 @@ def report(results, *, duration):
                 f"{w['p50']:.1f} | {w['p99']:.1f} | {w['rps'] / warm['trivial view']['rps']:.3f} |"
             )
         lines.append("")
-        lines += anchor_lines(result["anchor"])
+        lines += stored_lines(result["stored"], size=size)
     sizes = sorted(results)
     pairs = [(sizes[0], sizes[-1])] if len(sizes) > 1 else []
     if len(sizes) > 2:
@@ -407,6 +316,7 @@ def report(results, *, duration):
                 cells.append(f"{100 * (b - a) / a:+.0f} %")
             lines.append(f"| {name} | {' | '.join(cells)} |")
         lines.append("")
+    lines += summary_lines(results)
     return "\n".join(lines)
 
 
@@ -419,6 +329,18 @@ def main():
     args = parser.parse_args()
     sizes = [10] if args.smoke else [int(s) for s in args.sizes.split(",")]
     duration = 1 if args.smoke else args.duration
+    fresh_count = 3 if args.smoke else FRESH_PUBLISHES
+
+    # Stored pages on, in a store of this run's own, for the address every request names; tasks
+    # in the database, for the worker beside gunicorn. Set before Django is, for every process.
+    store_root = Path(tempfile.mkdtemp(prefix="chipsite-stored-"))
+    os.environ.setdefault("BENCH_SITE_PORT", str(free_port()))
+    os.environ.update(
+        STORED_PAGES="1",
+        STORED_PAGES_ROOT=str(store_root),
+        SITE_URL=f"http://127.0.0.1:{os.environ['BENCH_SITE_PORT']}",
+        TASKS_BACKEND="database",
+    )
 
     began, cpu = time.perf_counter(), time.process_time()
     static_root = Path(tempfile.mkdtemp(prefix="chipsite-static-"))
@@ -436,24 +358,21 @@ def main():
     results = {}
     for size in sizes:
         grow(size)
-        results[size] = measure(size, duration=duration, static_root=static_root)
+        results[size] = measure(size, duration=duration, static_root=static_root, fresh_count=fresh_count)
         print(f"measured {size:,} vendors", flush=True)
-        anchor = results[size]["anchor"]
-        if anchor is not None:
-            nginx_rps = anchor["runs"]["profile from the export (nginx)"]["rps"]
-            trivial_rps = anchor["runs"]["trivial view"]["rps"]
-            print(
-                f"file anchor: nginx serves the profile from the export at {nginx_rps:.0f} req/s, "
-                f"{nginx_rps / trivial_rps:.2f}x the trivial view's {trivial_rps:.0f} "
-                f"(target at least {ANCHOR_TARGET}x)",
-                flush=True,
-            )
+        from stored_report import console_lines
+
+        for line in console_lines(results[size]["stored"]):
+            print(line, flush=True)
+    from publishing import freshness_across_servers
+
     fresh = freshness_across_servers(static_root)
     print(f"a publish through one server is served fresh by the other: {'yes' if fresh else 'NO'}")
     text = report(results, duration=duration)
     text += (
         "\n## Freshness across app servers\n\nTwo gunicorn instances on different ports, one PostgreSQL, one "
-        "Redis: a profile cached by the second, then published through the first's admin, is served "
+        "Redis: a profile cached by the second (asked by its own host, so on demand, not from the store), "
+        "then published through the first's admin, is served "
         f"fresh by the second on the very next request: **{'yes' if fresh else 'no'}**.\n"
     )
     text += (
@@ -461,8 +380,12 @@ def main():
         f"{time.process_time() - cpu:.0f} s of this process's CPU time (building the catalogue).\n"
     )
     print(text)
+    shutil.rmtree(store_root, ignore_errors=True)
     if not args.smoke:
-        Path(args.output).write_text(text)
+        path = Path(args.output)
+        # bench/editing.py's section is its own: kept as it was.
+        kept = path.read_text().partition(EDITING_SECTION)[1:] if path.exists() else ("", "")
+        path.write_text(f"{text}\n{''.join(kept)}" if kept[0] else text)
     if not fresh:
         raise SystemExit("A publish through one app server was not served fresh by the other.")
 

@@ -1,0 +1,193 @@
+"""Publishes for the stored-pages benchmark (bench/stored.py), each through the site's own
+services in this process, as an editor's click would make them, and the waits that follow:
+until the task worker has run what the publish enqueued. Imported once Django is set up."""
+
+import re
+import time
+
+AXIS_NOTE = " (benchmark edit {n})"
+
+
+def editor():
+    from django.contrib.auth import get_user_model
+
+    user = get_user_model().objects.filter(username="bench-publisher").first()
+    return user or get_user_model().objects.create_superuser("bench-publisher", "b@example.com", "bench-pw")
+
+
+def vendor(slug):
+    from vendors.models import Vendor
+
+    return Vendor.objects.get(slug=slug)
+
+
+def committed(change):
+    """Run ``change()`` in one transaction; returns the moment it committed (time.monotonic),
+    taken before the render task is enqueued (on_commit callbacks run in order)."""
+    from django.db import transaction
+
+    moment = []
+    with transaction.atomic():
+        transaction.on_commit(lambda: moment.append(time.monotonic()))
+        change()
+    return moment[0]
+
+
+def fact_change(slug, value):
+    """One fact of the vendor gets ``value``, and the vendor is published (a new version)."""
+    from editorial import services
+    from vendors.models import Fact
+
+    def change():
+        item = vendor(slug)
+        fact = Fact.objects.filter(vendor=item).order_by("position", "pk").first()
+        fact.value = value
+        fact.save()
+        services.publish(obj=item, user=editor())
+
+    return committed(change)
+
+
+def score_change(slug):
+    """One score of the vendor moves by one (so its total moves), and the vendor is published."""
+    from editorial import services
+    from vendors.models import Score
+
+    def change():
+        item = vendor(slug)
+        score = Score.objects.filter(vendor=item).order_by("pk").first()
+        score.value = score.value + 1 if score.value < 5 else score.value - 1
+        score.save()
+        services.publish(obj=item, user=editor())
+
+    return committed(change)
+
+
+def verification(slug):
+    """ "Mark verified today" on every fact, event and score of the vendor (vendors.services)."""
+    from vendors import services
+    from vendors.models import Vendor
+
+    return committed(lambda: services.mark_verified(user=editor(), vendors=Vendor.objects.filter(slug=slug)))
+
+
+def new_vendor(n):
+    """A new vendor, with one fact, published for the first time."""
+    from editorial import services
+    from vendors.models import Attribute, Fact, Lane, Vendor
+
+    def change():
+        item = Vendor.objects.create(
+            name=f"Bench new chip {n}",
+            slug=f"bench-new-{n}",
+            company=f"Bench Company {n}",
+            lane=Lane.objects.order_by("position", "pk").first(),
+            summary="A vendor the benchmark publishes.",
+            alternative_blurb="Teams that need a benchmark.",
+        )
+        Fact.objects.create(vendor=item, attribute=Attribute.objects.order_by("pk").first(), value="New")
+        services.publish(obj=item, user=editor())
+
+    return committed(change)
+
+
+def axis_edit(n):
+    """An axis's description edited, as the admin saves it (vendors/admin/reference.py): every
+    stored page shows the axes."""
+    from infra.cache import content_changed
+    from infra.stored import changed_everywhere
+    from vendors.models import Axis
+
+    def change():
+        axis = Axis.objects.filter(is_active=True).order_by("position", "pk").first()
+        axis.description = axis.description.split(" (benchmark edit")[0] + AXIS_NOTE.format(n=n)
+        axis.save()
+        content_changed()
+        changed_everywhere()
+
+    return committed(change)
+
+
+def queue_empty():
+    from django_tasks_db.models import DBTaskResult
+
+    return not DBTaskResult.objects.filter(status__in=["READY", "RUNNING"]).exists()
+
+
+def drain(timeout=3600):
+    """Wait until the worker has run every queued task; the seconds it took."""
+    began = time.monotonic()
+    while not queue_empty():
+        if time.monotonic() - began > timeout:
+            raise SystemExit(f"The task worker left tasks queued for {timeout} s.")
+        time.sleep(0.05)
+    return time.monotonic() - began
+
+
+def render_tasks(since):
+    """The render_showing tasks enqueued since ``since`` (a datetime): (seconds each ran, counts)."""
+    from django_tasks_db.models import DBTaskResult
+
+    found = DBTaskResult.objects.filter(task_path__endswith="render_showing", enqueued_at__gte=since)
+    return [
+        ((row.finished_at - row.started_at).total_seconds(), row.return_value or {})
+        for row in found.order_by("enqueued_at")
+        if row.started_at and row.finished_at
+    ]
+
+
+def snapshot():
+    """Every stored page's (etag, rendered_at, until), by path."""
+    from infra.models import StoredPage
+
+    rows = StoredPage.objects.values_list("path", "etag", "rendered_at", "until")
+    return {path: rest for path, *rest in rows}
+
+
+def freshness_across_servers(static_root):
+    """A publish through one app server's admin is served by another on the very next request
+    (pages on demand: the content token, infra/cache.py)."""
+    import urllib.parse
+    import urllib.request
+    from http.cookiejar import CookieJar
+
+    from load import Server, free_port
+
+    from editorial import services
+    from vendors.models import Vendor
+
+    editor()
+    vendor = Vendor.objects.get(slug="aws-trainium")
+    # Each by its own port and host: not SITE_URL's, so the profile is rendered on demand and
+    # cached under the content token, which is what this check is about.
+    a = Server(cache=True, static_root=static_root, port=free_port())
+    b = Server(cache=True, static_root=static_root, port=free_port())
+    try:
+        page = b.url + "/vendors/aws-trainium/"
+        before = urllib.request.urlopen(page).read().decode()  # noqa: S310 (loopback)
+        urllib.request.urlopen(page).read()  # noqa: S310  now cached on b's side
+        marker = f"Freshness check {time.time():.0f}"
+        vendor.summary = marker
+        vendor.save()
+        services.refresh_state(obj=vendor)
+        opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(CookieJar()))
+        login = opener.open(a.url + "/admin/login/").read().decode()
+        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', login).group(1)
+        data = {
+            "csrfmiddlewaretoken": token,
+            "username": "bench-publisher",
+            "password": "bench-pw",
+            "next": "/admin/",
+        }
+        opener.open(a.url + "/admin/login/", urllib.parse.urlencode(data).encode())
+        change = opener.open(f"{a.url}/admin/vendors/vendor/{vendor.pk}/change/").read().decode()
+        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', change).group(1)
+        opener.open(
+            f"{a.url}/admin/vendors/vendor/{vendor.pk}/workflow/publish/",
+            urllib.parse.urlencode({"csrfmiddlewaretoken": token, "note": ""}).encode(),
+        )
+        after = urllib.request.urlopen(page).read().decode()  # noqa: S310
+        return marker not in before and marker in after
+    finally:
+        a.stop()
+        b.stop()

@@ -1,0 +1,237 @@
+"""The stored-pages modes' part of docs/benchmarks.md (bench/stored.py measures them)."""
+
+from load import WORKERS
+from stored import ANCHOR_SLUG, ANCHOR_TARGET, EXPORT_TARGET, FRESH_TARGET, HIT_TARGET, INCREMENTAL_TARGET
+
+
+def percentile(values, percent):
+    """Nearest rank: of 20 values, p99 is the largest."""
+    ordered = sorted(values)
+    return ordered[max(0, -(-len(ordered) * percent // 100) - 1)]
+
+
+def met(ok):
+    return "met" if ok else "not met"
+
+
+def incremental(found):
+    tasks = found["rerenders"]["a fact of one vendor"]["tasks"]
+    return max((seconds for seconds, _ in tasks), default=None)
+
+
+def anchor_lines(anchor):
+    """The file anchor's table for one size, or a line saying it was not measured."""
+    lines = ["### The file anchor: the profile from the export", ""]
+    if anchor is None:
+        return [*lines, "Not measured: no nginx at /usr/sbin/nginx.", ""]
+    trivial = anchor["runs"]["trivial view"]
+    lines += [
+        f"nginx ({WORKERS} workers, `infra/nginx/chipsite.conf.template`) sending",
+        f"`/vendors/{ANCHOR_SLUG}/` from the folder `export_site --all` wrote, the same bytes gunicorn",
+        "answers from the store, beside the trivial view on gunicorn in the same run. Target: at",
+        f"least {ANCHOR_TARGET}x the trivial view.",
+        "",
+        "| answer | bytes | req/s | p50 ms | p99 ms | ratio | CPU ms | target |",
+        "|---|---:|---:|---:|---:|---:|---:|---|",
+    ]
+    for name, result in anchor["runs"].items():
+        ratio = result["rps"] / trivial["rps"]
+        size_bytes = anchor["bytes"][name]
+        target = (
+            ""
+            if name == "trivial view"
+            else f"≥ {ANCHOR_TARGET}: {'met' if ratio >= ANCHOR_TARGET else 'not met'}"
+        )
+        lines.append(
+            f"| {name} | {size_bytes:,} | {result['rps']:.0f} | {result['p50']:.2f} | {result['p99']:.2f} | "
+            f"{ratio:.2f} | {result['cpu_ms']:.2f} | {target} |"
+        )
+    return [*lines, ""]
+
+
+def after_publish_lines(found):
+    trivial = found["runs"]["trivial view"]
+    lines = [
+        "### Stored pages right after a publish",
+        "",
+        f"Before each page: a fact of {ANCHOR_SLUG} published (editorial.services.publish), and the",
+        "worker's queue run empty; then the first request (its `X-Stored-Page`, and again after wrk)",
+        f"and wrk. Target: at least {HIT_TARGET} times the trivial view's requests/s, answered from",
+        "the store.",
+        "",
+        "| page | bytes | X-Stored-Page | req/s | p50 ms | p99 ms | ratio | CPU ms | target |",
+        "|---|---:|---|---:|---:|---:|---:|---:|---|",
+    ]
+    for name, result in found["runs"].items():
+        ratio = result["rps"] / trivial["rps"]
+        hit = found["answers"][name] == "hit, hit"
+        target = "" if name == "trivial view" else f"≥ {HIT_TARGET}: {met(ratio >= HIT_TARGET and hit)}"
+        lines.append(
+            f"| {name} | {found['bytes'][name]:,} | {found['answers'][name]} | {result['rps']:.0f} | "
+            f"{result['p50']:.2f} | {result['p99']:.2f} | {ratio:.3f} | {result['cpu_ms']:.2f} | {target} |"
+        )
+    return [*lines, ""]
+
+
+def rerender_lines(found):
+    lines = [
+        "### Stored pages rendered again, per kind of publish",
+        "",
+        "Each publish made in this process through the site's services (the axis as its admin saves",
+        "it), then the worker's queue run empty. *Rendered* counts pages with a new `rendered_at`",
+        "(new pages too), *new bytes* those with a new ETag, *due* those left to the worker's sweep",
+        "(built from everything). *Queue* is the wall time until the queue was empty; *task* the",
+        "render tasks' own running time.",
+        "",
+        "| publish | stored pages | rendered again | new bytes | due for the sweep | queue s | task s |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for name, row in found.items():
+        task = sum(seconds for seconds, _ in row["tasks"])
+        lines.append(
+            f"| {name} | {row['stored']:,} | {row['rendered']:,} | {row['new bytes']:,} | {row['due']:,} | "
+            f"{row['seconds']:.2f} | {task:.2f} |"
+        )
+    return [*lines, ""]
+
+
+def fresh_lines(found, *, size):
+    lines = [
+        "### Publish to fresh",
+        "",
+        f"{len(found['served'])} publishes of a fact of {ANCHOR_SLUG}, one after another: seconds from",
+        "the publish's commit until a second gunicorn (another port; the same database, Redis and",
+        "store) answers the profile with the new value, and until the store's file (the export nginx",
+        f"serves) holds it, polled every 10 ms. Target at 10,000 vendors: p99 at most {FRESH_TARGET} s.",
+        "",
+        "| where | p50 s | p99 s | target |",
+        "|---|---:|---:|---|",
+    ]
+    for name, label in (("served", "second app server"), ("stored", "file in the store")):
+        p99 = percentile(found[name], 99)
+        target = f"≤ {FRESH_TARGET}: {met(p99 <= FRESH_TARGET)}" if size >= 10000 else ""
+        lines.append(f"| {label} | {percentile(found[name], 50):.2f} | {p99:.2f} | {target} |")
+    return [*lines, ""]
+
+
+def export_lines(found, *, size):
+    export, seconds = found["export"], incremental(found)
+    full = export["export"][0]
+    export_target = f"≤ {EXPORT_TARGET} s at 10,000: {met(full <= EXPORT_TARGET)}" if size >= 10000 else ""
+    load = export["load"]
+    lines = [
+        "### The export",
+        "",
+        f"Before the servers started, machine load {load[0]:.2f} before and {load[1]:.2f} after:",
+        "",
+        "| step | seconds | what it said | target |",
+        "|---|---:|---|---|",
+        f"| `render_pages` after growing | {export['render_pages'][0]:.1f} | {export['render_pages'][1]} | |",
+        f"| `export_site DIR --all` | {full:.1f} | {export['export'][1]} | {export_target} |",
+    ]
+    if seconds is not None:
+        lines.append(
+            f"| incremental: render_showing after one fact's publish | {seconds:.2f} | "
+            f"{publishing_counts(found)} | ≤ {INCREMENTAL_TARGET} s: {met(seconds <= INCREMENTAL_TARGET)} |"
+        )
+    return [*lines, ""]
+
+
+def publishing_counts(found):
+    tasks = found["rerenders"]["a fact of one vendor"]["tasks"]
+    counts = tasks[-1][1] if tasks else {}
+    return ", ".join(f"{count} {name}" for name, count in counts.items())
+
+
+def stored_lines(found, *, size):
+    load = found["load"]
+    return [
+        f"Stored-pages modes: machine load {load[0]:.2f} before and {load[1]:.2f} after.",
+        "",
+        *after_publish_lines(found["after publish"]),
+        *rerender_lines(found["rerenders"]),
+        *fresh_lines(found["fresh"], size=size),
+        *export_lines(found, size=size),
+        *anchor_lines(found["anchor"]),
+    ]
+
+
+def summary_lines(results):
+    """Each target, at each size it applies to: met or not."""
+    lines = ["## Targets", "", "| target | " + " | ".join(f"{size:,}" for size in results) + " |"]
+    lines.append("|---|" + "---|" * len(results))
+    rows = {
+        f"stored pages after a publish ≥ {HIT_TARGET}x the trivial view, each a hit": lambda f, s: met(
+            all(
+                r["rps"] / f["after publish"]["runs"]["trivial view"]["rps"] >= HIT_TARGET
+                and f["after publish"]["answers"][n] == "hit, hit"
+                for n, r in f["after publish"]["runs"].items()
+                if n != "trivial view"
+            )
+        ),
+        "a fact change renders again fewer than half the stored pages, not the whole site": lambda f, s: met(
+            f["rerenders"]["a fact of one vendor"]["rendered"]
+            < f["rerenders"]["a fact of one vendor"]["stored"] / 2
+        ),
+        f"publish to fresh p99 ≤ {FRESH_TARGET} s (at 10,000)": lambda f, s: (
+            met(max(percentile(f["fresh"][k], 99) for k in ("served", "stored")) <= FRESH_TARGET)
+            if s >= 10000
+            else "n/a"
+        ),
+        f"export_site --all ≤ {EXPORT_TARGET} s (at 10,000)": lambda f, s: (
+            met(f["export"]["export"][0] <= EXPORT_TARGET) if s >= 10000 else "n/a"
+        ),
+        f"incremental render ≤ {INCREMENTAL_TARGET} s": lambda f, s: (
+            met(incremental(f) <= INCREMENTAL_TARGET) if incremental(f) is not None else "not measured"
+        ),
+        f"nginx from the export ≥ {ANCHOR_TARGET}x the trivial view": lambda f, s: (
+            met(
+                f["anchor"]["runs"]["profile from the export (nginx)"]["rps"]
+                / f["anchor"]["runs"]["trivial view"]["rps"]
+                >= ANCHOR_TARGET
+            )
+            if f["anchor"]
+            else "not measured"
+        ),
+    }
+    for name, judge in rows.items():
+        cells = [judge(result["stored"], size) for size, result in results.items()]
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    return [*lines, ""]
+
+
+def console_lines(found):
+    """A few lines for the terminal (the smoke run writes no file)."""
+    lines = []
+    runs = found["after publish"]["runs"]
+    for name, result in runs.items():
+        if name != "trivial view":
+            ratio = result["rps"] / runs["trivial view"]["rps"]
+            lines.append(
+                f"after a publish: {name} {result['rps']:.0f} req/s, {ratio:.2f}x the trivial view "
+                f"(X-Stored-Page {found['after publish']['answers'][name]})"
+            )
+    for name, row in found["rerenders"].items():
+        lines.append(
+            f"publish of {name}: {row['rendered']:,} of {row['stored']:,} stored pages rendered again, "
+            f"{row['new bytes']:,} with new bytes, {row['due']:,} due for the sweep"
+        )
+    for name in ("served", "stored"):
+        values = found["fresh"][name]
+        lines.append(
+            f"publish to fresh ({name}): p50 {percentile(values, 50):.2f} s, "
+            f"p99 {percentile(values, 99):.2f} s"
+        )
+    export = found["export"]
+    lines.append(f"export_site --all: {export['export'][0]:.1f} s ({export['export'][1]})")
+    if (seconds := incremental(found)) is not None:
+        lines.append(f"incremental render after one publish: {seconds:.2f} s")
+    if anchor := found["anchor"]:
+        nginx_rps = anchor["runs"]["profile from the export (nginx)"]["rps"]
+        trivial_rps = anchor["runs"]["trivial view"]["rps"]
+        lines.append(
+            f"file anchor: nginx serves the profile from the export at {nginx_rps:.0f} req/s, "
+            f"{nginx_rps / trivial_rps:.2f}x the trivial view's {trivial_rps:.0f} "
+            f"(target at least {ANCHOR_TARGET}x)"
+        )
+    return lines
