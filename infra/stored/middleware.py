@@ -14,7 +14,7 @@ from django.utils.http import quote_etag
 
 from ..purge import surrogate_headers
 from .keys import DEFERRED, EVERYTHING, Shown, _shown, is_stored_address, own_key
-from .store import Entry, store
+from .store import Entry, etag_of, store
 
 RENDER_FLAG = "chipsite.render"  # a WSGI environ key: no HTTP header can set it
 
@@ -49,10 +49,13 @@ class StoredPageMiddleware:
             response = self.get_response(request)
         finally:
             _shown.reset(token)
-        if response.status_code == 503 and found is not None:
-            return self._answer(request, *found, stale=True)  # the database is away: stale-if-error
+        if response.status_code >= 500 and found is not None:
+            # The database is away (a 503), or the render failed: the page as it was, stale-if-error.
+            return self._answer(request, *found, stale=True)
         if self._storable(request, response) and is_stored_address(request.path):
             entry = store.write(request.path, response, shown)
+            if entry.etag != etag_of(response.content) and (newer := store.read(request.path)):
+                return self._answer(request, *newer)  # rendered since this render began: that one
             _public(response, entry)
             response["X-Stored-Page"] = "rendered"
         elif rendering and response.status_code in (404, 410):

@@ -167,7 +167,7 @@ class PageStore:
                     body = stored.read()
             except (OSError, ValueError, KeyError, TypeError):
                 return None
-            if _etag(body) != entry.etag:  # a file changed under its meta: not ours to serve
+            if etag_of(body) != entry.etag:  # a file changed under its meta: not ours to serve
                 return None
             cache.set(key, (entry.as_json(), body), timeout=COPY_SECONDS)
         return entry, body
@@ -188,7 +188,7 @@ class PageStore:
         entry = Entry(
             path=path,
             file=name,
-            etag=_etag(body),
+            etag=etag_of(body),
             headers=headers,
             keys=sorted(shown.keys),
             until=until.timestamp() if until else None,
@@ -240,5 +240,5 @@ class PageStore:
 store = PageStore()
 
 
-def _etag(body: bytes) -> str:
+def etag_of(body: bytes) -> str:
     return hashlib.sha256(body).hexdigest()[:32]
