@@ -26,8 +26,8 @@ from django.db.migrations.recorder import MigrationRecorder
 from .cache import content_changed
 
 FORMAT = 1
-# The task queue (django_tasks_db) is not content: a restore must not run old tasks again.
-EXCLUDED = ["contenttypes", "auth.permission", "sessions", "axes", "django_tasks_db"]
+# The task queue (django-tasks-db's app) is not content: a restore must not run old tasks again.
+EXCLUDED = ["contenttypes", "auth.permission", "sessions", "axes", "django_tasks_database"]
 # A database holding any of these is not empty: restoring over it needs force.
 CONTENT = ["auth.User", "vendors.Vendor", "vendors.Source", "comparisons.Comparison", "reversion.Revision"]
 
