@@ -28,10 +28,10 @@ from .cache import content_changed
 from .models import StoredPage
 
 FORMAT = 1
-# The task queue (django_tasks_db) is not content: a restore must not run old tasks again.
+# The task queue (django-tasks-db's app) is not content: a restore must not run old tasks again.
 # Stored pages' index is rebuilt from the content after a restore (infra/stored/), never restored.
 EXCLUDED = [
-    *("contenttypes", "auth.permission", "sessions", "axes", "django_tasks_db"),
+    *("contenttypes", "auth.permission", "sessions", "axes", "django_tasks_database"),
     *("infra.storedpage", "infra.storedpagekey"),
 ]
 # A database holding any of these is not empty: restoring over it needs force.
