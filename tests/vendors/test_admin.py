@@ -136,6 +136,10 @@ BUILDERS = {  # by label, so a model registered later without a builder fails lo
     "infra.SecurityEvent": lambda: apps.get_model("infra", "SecurityEvent").objects.create(
         kind="sign_in_failed", username="editor", ip_address="203.0.113.7"
     ),
+    # The stored pages' index (infra/stored/), read only.
+    "infra.StoredPage": lambda: apps.get_model("infra", "StoredPage").objects.create(
+        path="/vendors/x/", file="vendors/x/index.html", etag="e", release="r", error="answered 500"
+    ),
     # Tasks queued for the worker (django-tasks-db), read only.
     "django_tasks_database.DBTaskResult": lambda: queued_task(),
 }
