@@ -15,7 +15,6 @@ from django.test.signals import template_rendered
 from infra.models import StoredPage
 from infra.stored import store
 from infra.stored.keys import own_key
-from vendors.demo import load_demo
 from vendors.models import Fact, Vendor
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -37,10 +36,52 @@ def templates_rendered():
 
 @pytest.fixture
 def demo(stored_pages):
-    """The demo site, every page stored as the worker's sweep (or ``load_demo``) stores them."""
-    from infra.stored import render_expired
+    """A small site of four scored vendors in two lanes with cited facts, and a comparison;
+    every page stored as the worker's sweep (or ``load_demo``) stores them."""
+    from django.utils import timezone
 
-    load_demo()
+    from infra.stored import render_expired
+    from tests.factories import (
+        make_attribute,
+        make_axis,
+        make_comparison,
+        make_fact,
+        make_lane,
+        make_score,
+        make_source,
+        make_vendor,
+        publish,
+    )
+
+    lanes = {
+        "hyperscaler": make_lane(name="hyperscaler custom silicon", slug="hyperscaler-custom-silicon"),
+        "inference": make_lane(name="inference specialist", slug="inference-specialist"),
+    }
+    memory, axis = (
+        make_attribute(name="Memory", slug="memory"),
+        make_axis(name="Performance", slug="performance"),
+    )
+    vendors = {}
+    for slug, name, lane in (
+        ("aws-trainium", "AWS Trainium", "hyperscaler"),
+        ("google-tpu", "Google TPU", "hyperscaler"),
+        ("groq", "Groq", "inference"),
+        ("cerebras", "Cerebras", "inference"),
+    ):
+        vendor = vendors[slug] = make_vendor(slug=slug, name=name, lane=lanes[lane], published=False)
+        source = make_source(title=f"{name} data sheet")
+        make_fact(
+            vendor=vendor,
+            attribute=memory,
+            value=f"{name} memory",
+            sources=[source],
+            verified_on=timezone.localdate(),
+        )
+        make_score(vendor=vendor, axis=axis, value=3, sources=[source])
+        publish(vendor)
+    make_comparison(
+        title="Cerebras vs Groq", slug="cerebras-vs-groq", vendors=[vendors["cerebras"], vendors["groq"]]
+    )
     render_expired.call()
     return stored_pages
 
