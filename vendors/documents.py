@@ -35,7 +35,7 @@ from pydantic import (
     model_validator,
 )
 
-from infra.stored import expires, shows
+from infra.stored import expires, recording, shows
 
 from .freshness import is_stale, stale_before
 from .models import display_date, score_total
@@ -281,9 +281,10 @@ class PublishedDocument(Part):
         if parsed is None:
             parsed = cls.parse(version.document)
             version._parsed_document = parsed  # a cache the model does not declare
-        if not getattr(version, "archived", False):  # read_as_archived() said what it shows
-            shows(version.page_key)
-        expires(parsed.turns_stale_at)
+        if recording():  # only a stored page's render needs to know; other reads skip the work
+            if not getattr(version, "archived", False):  # read_as_archived() said what it shows
+                shows(version.page_key)
+            expires(parsed.turns_stale_at)
         return parsed
 
     @property

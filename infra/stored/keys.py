@@ -37,6 +37,11 @@ def own_key(path: str) -> str:
     return f"page-{hashlib.sha256(path.encode()).hexdigest()[:16]}"
 
 
+def recording() -> bool:
+    """Whether a stored page is being rendered now (what it reads is worth noting)."""
+    return _shown.get() is not None
+
+
 def shows(*keys: str) -> None:
     """The page being rendered shows these (``vendor-12``, ``lane-3``, ``entries``...)."""
     shown = _shown.get()
