@@ -49,6 +49,12 @@ class Site:
                     status, body, headers = site.pages.get(self.path, (404, "Not found", {}))
                     if headers.get("sleep"):
                         time.sleep(headers["sleep"])
+                finally:
+                    # Before answering: once the answer is sent the client may ask again at
+                    # once, before this thread would get to count the request as done.
+                    with site.lock:
+                        site.in_flight -= 1
+                try:
                     self.send_response(status)
                     self.send_header("Content-Type", "text/html; charset=utf-8")
                     for name, value in headers.items():
@@ -60,9 +66,6 @@ class Site:
                     self.wfile.write(data)
                 except (BrokenPipeError, ConnectionResetError):
                     pass
-                finally:
-                    with site.lock:
-                        site.in_flight -= 1
 
             def log_message(self, *args):
                 pass
