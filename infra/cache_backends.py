@@ -95,6 +95,22 @@ class FailOpenRedisCache(RedisCache):
     def incr(self, key, delta=1, version=None):
         return self._guard("incr", None, key, delta, version)
 
+    def count(self, key, timeout, version=None):
+        """Add one to the counter ``key`` and return its new value, in one round trip: the
+        counter starts at 1 and lives ``timeout`` seconds from its first count. None when
+        Redis is down."""
+        key = self.make_and_validate_key(key, version=version)
+        try:
+            pipe = self._cache.get_client(key, write=True).pipeline(transaction=False)
+            pipe.incr(key)
+            pipe.expire(key, timeout, nx=True)
+            used, _ = pipe.execute()
+        except Exception as error:  # noqa: BLE001
+            _failed(error)
+            return None
+        _worked()
+        return used
+
     def has_key(self, key, version=None):
         return self._guard("has_key", False, key, version)
 

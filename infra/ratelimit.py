@@ -19,11 +19,14 @@ def wait_seconds(request, *, scope, limit, window):
     now = time.time()
     started = int(now // window) * window
     key = f"rate:{scope}:{_counted_as(client_ip(request))}:{started}"
-    cache.add(key, 0, timeout=window + 1)
-    try:
-        used = cache.incr(key)
-    except ValueError:  # the entry expired between add() and incr()
-        return 0
+    if hasattr(cache, "count"):  # Redis (infra/cache_backends.py): one round trip per request
+        used = cache.count(key, timeout=window + 1)
+    else:
+        cache.add(key, 0, timeout=window + 1)
+        try:
+            used = cache.incr(key)
+        except ValueError:  # the entry expired between add() and incr()
+            return 0
     if used is None or used <= limit:
         return 0
     return max(1, math.ceil(started + window - now))
