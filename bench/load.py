@@ -320,6 +320,13 @@ def report(results, *, duration):
     return "\n".join(lines)
 
 
+def write_report(output, text):
+    path = Path(output)
+    # bench/editing.py's section is its own: kept as it was.
+    kept = path.read_text().partition(EDITING_SECTION)[1:] if path.exists() else ("", "")
+    path.write_text(f"{text}\n{''.join(kept)}" if kept[0] else text)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", default="10,1000,10000")
@@ -364,6 +371,8 @@ def main():
 
         for line in console_lines(results[size]["stored"]):
             print(line, flush=True)
+        if not args.smoke:  # what is measured so far, should a larger size not finish
+            write_report(args.output, report(results, duration=duration))
     from publishing import freshness_across_servers
 
     fresh = freshness_across_servers(static_root)
@@ -382,10 +391,7 @@ def main():
     print(text)
     shutil.rmtree(store_root, ignore_errors=True)
     if not args.smoke:
-        path = Path(args.output)
-        # bench/editing.py's section is its own: kept as it was.
-        kept = path.read_text().partition(EDITING_SECTION)[1:] if path.exists() else ("", "")
-        path.write_text(f"{text}\n{''.join(kept)}" if kept[0] else text)
+        write_report(args.output, text)
     if not fresh:
         raise SystemExit("A publish through one app server was not served fresh by the other.")
 

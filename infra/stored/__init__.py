@@ -47,6 +47,7 @@ from .keys import (
 )
 from .middleware import RENDER_FLAG, StoredPageMiddleware, has_worker, site_host
 from .rendering import (
+    JOBS_HELP,
     changed,
     changed_everywhere,
     changes_at,
@@ -64,6 +65,7 @@ from .store import AtomicFileSystemStorage, Entry, PageStore, file_name, meta_na
 __all__ = [
     "DEFERRED",
     "EVERYTHING",
+    "JOBS_HELP",
     "RENDER_FLAG",
     "AtomicFileSystemStorage",
     "Entry",

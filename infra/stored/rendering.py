@@ -13,7 +13,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.files.base import ContentFile
-from django.db import transaction
+from django.db import connection, connections, transaction
 from django.http import HttpResponse
 from django.tasks import task
 from django.utils import timezone
@@ -25,6 +25,9 @@ from .store import AtomicFileSystemStorage, _local_layer, _storage, store
 
 log = logging.getLogger("infra.stored")
 PURGE_PAGES_AT_MOST = 500  # a purge naming more pages than this purges the whole site ("site")
+JOBS_HELP = "Processes rendering at once (default: one per core; SQLite renders in one)."
+RENDER_CHUNK = 50  # addresses a render process takes at a time
+RENDERS_PER_PROCESS_AT_LEAST = 200  # fewer addresses than this each: not worth a process
 
 
 _handler: Any = None
@@ -89,13 +92,51 @@ class Report:
     def counts(self) -> dict[str, int]:
         return {name: len(getattr(self, name)) for name in ("rendered", "unchanged", "removed", "failed")}
 
+    def add(self, other: Report) -> None:
+        for name in ("rendered", "unchanged", "removed", "failed"):
+            getattr(self, name).extend(getattr(other, name))
 
-def render(paths: Iterable[str]) -> Report:
-    """Render each address again; one that fails keeps its previous bytes."""
+
+def render(paths: Iterable[str], *, jobs: int = 1) -> Report:
+    """Render each address again; one that fails keeps its previous bytes. With ``jobs`` above
+    one (and a database that takes writers at once: not SQLite), that many processes share
+    the addresses: a full render of the site, after a deploy or for an export."""
+    paths = list(dict.fromkeys(paths))
+    jobs = min(jobs, len(paths) // RENDERS_PER_PROCESS_AT_LEAST)
+    # Other processes see only what is committed, and SQLite takes one writer at a time.
+    if jobs > 1 and connection.vendor != "sqlite" and not connection.in_atomic_block:
+        report = _render_in_processes(paths, jobs=jobs)
+    else:
+        report = _render(paths)
+    _announce(report)
+    return report
+
+
+def _render_in_processes(paths: list[str], *, jobs: int) -> Report:
+    """``_render`` in ``jobs`` forked processes, each taking the next slice as it finishes one."""
+    import multiprocessing
+
+    chunks = [paths[i : i + RENDER_CHUNK] for i in range(0, len(paths), RENDER_CHUNK)]
+    connections.close_all()  # each process opens its own
+    report = Report()
+    with multiprocessing.get_context("fork").Pool(jobs) as pool:
+        for part in pool.imap_unordered(_render_chunk, chunks):
+            report.add(part)
+    return report
+
+
+def _render_chunk(paths: list[str]) -> Report:
+    try:
+        return _render(paths)
+    finally:
+        connections.close_all()
+
+
+def _render(paths: list[str]) -> Report:
     from ..models import StoredPage
 
     report = Report()
-    for path in dict.fromkeys(paths):
+    for path in paths:
         before = StoredPage.objects.filter(path=path).values_list("etag", flat=True).first()
         try:
             response = render_one(path)
@@ -115,17 +156,20 @@ def render(paths: Iterable[str]) -> Report:
             continue
         etag = response.get("ETag", "").strip('"')
         (report.unchanged if etag == before else report.rendered).append(path)
+    return report
+
+
+def _announce(report: Report) -> None:
+    """Every server and the CDN drop what the render replaced."""
     if report.rendered or report.removed:
-        for path in [*report.rendered, *report.removed]:
-            # Again, now that every file is in place: a copy a server read just before its file
-            # was replaced, and put in the cache after the write's own forget, goes too.
-            store.forget(path)
+        # Again, now that every file is in place: a copy a server read just before its file
+        # was replaced, and put in the cache after the write's own forget, goes too.
+        store.forget_many([*report.rendered, *report.removed])
         if layer := _local_layer():
             layer.announce()  # every app server drops its own copies
         anew = [*report.rendered, *report.removed]
         # The CDN drops exactly the pages whose bytes changed; past a few hundred, all of them.
         purge_keys([EVERYTHING] if len(anew) > PURGE_PAGES_AT_MOST else [own_key(path) for path in anew])
-    return report
 
 
 def showing(keys: Iterable[str]) -> list[str]:

@@ -154,7 +154,7 @@ class PageStore:
         return found
 
     def _read_shared(self, path: str) -> tuple[Entry, bytes] | None:
-        key = f"stored:{hashlib.sha256(path.encode()).hexdigest()[:32]}"
+        key = _shared_key(path)
         cached = cache.get(key)
         if cached is not None:
             entry, body = Entry.parse(cached[0]), cached[1]
@@ -232,12 +232,23 @@ class PageStore:
         StoredPage.objects.filter(path=path).update(until=moment)
 
     def forget(self, path: str) -> None:
-        cache.delete(f"stored:{hashlib.sha256(path.encode()).hexdigest()[:32]}")
-        with self.lock:
-            self.copies.pop(path, None)
+        self.forget_many([path])
+
+    def forget_many(self, paths: list[str]) -> None:
+        for start in range(0, len(paths), 500):
+            part = paths[start : start + 500]
+            cache.delete_many([_shared_key(path) for path in part])
+            with self.lock:
+                for path in part:
+                    self.copies.pop(path, None)
 
 
 store = PageStore()
+
+
+def _shared_key(path: str) -> str:
+    """The shared cache's copy of the page at ``path``."""
+    return f"stored:{hashlib.sha256(path.encode()).hexdigest()[:32]}"
 
 
 def etag_of(body: bytes) -> str:

@@ -232,6 +232,32 @@ def test_export_site_writes_the_served_bytes_and_every_link_of_its_home_page_res
     assert missing == []
 
 
+@pytest.mark.skipif(connections["default"].vendor == "sqlite", reason="SQLite renders in one process")
+def test_a_full_render_in_two_processes_stores_every_page_one_process_would_and_the_same_bytes(
+    demo, monkeypatch
+):
+    from infra import stored
+    from infra.stored import rendering
+
+    paths = stored.every_path()
+    monkeypatch.setattr(rendering, "RENDERS_PER_PROCESS_AT_LEAST", 1)  # the small site in processes
+    monkeypatch.setattr(rendering, "RENDER_CHUNK", 5)
+    bytes_before = {path: store.read(path)[1] for path in paths}
+    StoredPage.objects.all().delete()
+    store.copies.clear()
+    in_this_process = []
+    real = rendering._render
+    monkeypatch.setattr(rendering, "_render", lambda chunk: in_this_process.append(chunk) or real(chunk))
+
+    report = stored.render(paths, jobs=2)
+
+    # The forked processes rendered every address; what they noted stayed theirs.
+    assert in_this_process == []
+    assert sorted(report.rendered) == sorted(paths) and report.failed == []
+    assert set(StoredPage.objects.values_list("path", flat=True)) == set(paths)
+    assert {path: store.read(path)[1] for path in paths} == bytes_before
+
+
 def _exported(root: Path, link: str) -> bool:
     target = root / link.lstrip("/")
     if link.endswith("/"):

@@ -1,3 +1,4 @@
+import os
 import shutil
 from pathlib import Path
 
@@ -19,13 +20,14 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("dir", help="The folder to write (created if missing).")
         parser.add_argument("--all", action="store_true", help="Render every page again first.")
+        parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help=stored.JOBS_HELP)
 
-    def handle(self, *args, dir, all=False, **options):
+    def handle(self, *args, dir, all=False, jobs=1, **options):
         if not settings.STORED_PAGES_ENABLED:
             raise CommandError("Stored pages are off (STORED_PAGES=0): there is nothing to export.")
         target = Path(dir).resolve()
         if all:
-            stored.render(stored.every_path())
+            stored.render(stored.every_path(), jobs=jobs)
         else:
             stored.render_expired.call()
         written = stored.export_to(target)
