@@ -5,7 +5,7 @@ PostgreSQL and Redis (the machine's defaults are used), ``wrk`` and gunicorn. It
 
 1. makes a throwaway PostgreSQL database, loads the demo, and grows a synthetic catalogue
    (facts for every attribute with cited sources, events, scores, FAQs) to each size;
-2. stores every page (``render_pages``, then ``export_site DIR --all``, timed) in a page store
+2. stores every page (``export_site DIR --all``, timed, a process per core) in a page store
    of its own (STORED_PAGES_ROOT), and serves the real site with gunicorn (2 sync workers)
    and the production settings (DEBUG off, whitenoise, Redis, SITE_URL its own address),
    beside a trivial view in the same process and a task worker (``run_worker``,

@@ -67,8 +67,8 @@ def manage(*args):
 
 
 def store_every_page(export_root):
-    """After growing the catalogue: render_pages (what is missing), then the full export
-    (every page rendered again, the grown lists among them), each timed."""
+    """After growing the catalogue: the full export (every page rendered, in a process per
+    core, the grown lists and the pages never stored among them), timed."""
     from django.utils import timezone
     from django_tasks_db.models import DBTaskResult
 
@@ -79,13 +79,8 @@ def store_every_page(export_root):
     # No network here: the daily check of every source is not due during the run.
     PeriodicRun.objects.update_or_create(name="check_sources", defaults={"last_enqueued_at": timezone.now()})
     load_before = os.getloadavg()[0]
-    render_seconds, rendered = manage("render_pages")
     export_seconds, written = manage("export_site", str(export_root), "--all")
-    return {
-        "render_pages": (render_seconds, rendered),
-        "export": (export_seconds, written),
-        "load": (load_before, os.getloadavg()[0]),
-    }
+    return {"export": (export_seconds, written), "load": (load_before, os.getloadavg()[0])}
 
 
 def stored_page_types():

@@ -126,7 +126,6 @@ def export_lines(found, *, size):
         "",
         "| step | seconds | what it said | target |",
         "|---|---:|---|---|",
-        f"| `render_pages` after growing | {export['render_pages'][0]:.1f} | {export['render_pages'][1]} | |",
         f"| `export_site DIR --all` | {full:.1f} | {export['export'][1]} | {export_target} |",
     ]
     if seconds is not None:

@@ -95,14 +95,13 @@ class FailOpenRedisCache(RedisCache):
     def incr(self, key, delta=1, version=None):
         return self._guard("incr", None, key, delta, version)
 
-    def count(self, key, timeout, version=None):
-        """Add one to the counter ``key`` and return its new value, in one round trip: the
-        counter starts at 1 and lives ``timeout`` seconds from its first count. None when
-        Redis is down."""
+    def count(self, key, timeout, amount=1, version=None):
+        """Add ``amount`` to the counter ``key`` and return its new value, in one round trip:
+        the counter lives ``timeout`` seconds from its first count. None when Redis is down."""
         key = self.make_and_validate_key(key, version=version)
         try:
             pipe = self._cache.get_client(key, write=True).pipeline(transaction=False)
-            pipe.incr(key)
+            pipe.incr(key, amount)
             pipe.expire(key, timeout, nx=True)
             used, _ = pipe.execute()
         except Exception as error:  # noqa: BLE001

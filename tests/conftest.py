@@ -53,10 +53,14 @@ def no_page_cache(settings):
 
     settings.PAGE_CACHE_ENABLED = False
     settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    from infra.ratelimit import LOCAL as local_rate_counts
+
     local = caches["default"]
     local.clear()
+    local_rate_counts.clear()  # what this process counted towards the rate limits, too
     yield
     local.clear()
+    local_rate_counts.clear()
 
 
 @pytest.fixture(autouse=True)

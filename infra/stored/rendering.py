@@ -241,7 +241,7 @@ def changed_everywhere() -> None:
 
 
 @task()
-def render_due() -> dict[str, int]:
+def render_due(jobs: int = 1) -> dict[str, int]:
     """The periodic sweep (every STORED_PAGES_SWEEP_SECONDS): pages whose time has come (a
     scheduled version, a row turning stale at midnight, the whole-site file marked due) or made
     by another release, rendered before a visitor asks."""
@@ -250,23 +250,24 @@ def render_due() -> dict[str, int]:
     stored = StoredPage.objects.all()
     due = list(stored.filter(until__lte=timezone.now()).values_list("path", flat=True))
     due += list(stored.exclude(release=settings.RELEASE).values_list("path", flat=True))
-    return render(due).counts()
+    return render(due, jobs=jobs).counts()
 
 
 @task()
-def render_missing() -> dict[str, int]:
+def render_missing(jobs: int = 1) -> dict[str, int]:
     """Addresses the site has that were never stored (a vendor whose scheduled first version
     went live, a store just emptied): every address listed, those without a page rendered."""
     from ..models import StoredPage
 
     known = set(StoredPage.objects.values_list("path", flat=True))
-    return render(path for path in every_path() if path not in known).counts()
+    return render([path for path in every_path() if path not in known], jobs=jobs).counts()
 
 
 @task()
-def render_expired() -> dict[str, int]:
-    """Everything a full sweep renders: what is due, then what is missing."""
-    due, missing = render_due.call(), render_missing.call()
+def render_expired(jobs: int = 1) -> dict[str, int]:
+    """Everything a full sweep renders: what is due, then what is missing (``jobs`` processes
+    at once: see ``render``)."""
+    due, missing = render_due.call(jobs), render_missing.call(jobs)
     return {name: due[name] + missing[name] for name in due}
 
 

@@ -29,7 +29,7 @@ class Command(BaseCommand):
         if all:
             stored.render(stored.every_path(), jobs=jobs)
         else:
-            stored.render_expired.call()
+            stored.render_expired.call(jobs)
         written = stored.export_to(target)
         static = self._copy_static(target / settings.STATIC_URL.strip("/"))
         media = self._copy_tree(Path(settings.MEDIA_ROOT), target / settings.MEDIA_URL.strip("/"))

@@ -19,7 +19,7 @@ class Command(BaseCommand):
         if all:
             counts = stored.render(stored.every_path(), jobs=jobs).counts()
         else:
-            counts = stored.render_expired.call()
+            counts = stored.render_expired.call(jobs)
         self.stdout.write(", ".join(f"{count} {name}" for name, count in counts.items()))
         if counts["failed"]:
             self.stderr.write("Some pages failed to render: the admin lists them under Stored pages.")
