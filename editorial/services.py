@@ -30,7 +30,7 @@ from infra import stored
 
 from .diff import PUBLIC_SKIP, describe_changes
 from .registry import Publication, publication_for, version_written
-from .revisions import record_revision
+from .revisions import latest_version_id, record_revision
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser, User
@@ -247,6 +247,9 @@ def revert_to(*, obj: Editable, user: Editor, version_id: int) -> None:
     version = Version.objects.get_for_object(obj).select_related("revision").filter(pk=version_id).first()
     if version is None:
         raise WorkflowError("That revision is not one of this item's.")
+    if not describe_changes(obj, latest_version_id(obj), version.pk):
+        # Loading it would change nothing and record an empty revision.
+        raise WorkflowError("The working copy already holds this revision: there is nothing to load.")
     before = publication.document(obj)
     version.revision.revert(delete=True)
     obj.refresh_from_db()
