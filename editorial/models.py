@@ -15,6 +15,8 @@ import datetime as dt
 from typing import TYPE_CHECKING, Self, TypeVar
 
 from django.conf import settings
+from django.contrib.contenttypes.fields import GenericForeignKey
+from django.contrib.contenttypes.models import ContentType
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
@@ -149,3 +151,44 @@ class PublishedVersion(models.Model):
     def is_live(self):
         now = timezone.now()
         return self.published_at <= now and (self.superseded_at is None or self.superseded_at > now)
+
+
+class CommentQuerySet(models.QuerySet["Comment"]):
+    def on(self, item: models.Model) -> Self:
+        """The conversation about ``item``, oldest first."""
+        return self.filter(content_type=ContentType.objects.get_for_model(item), object_id=item.pk)
+
+    def open(self) -> Self:
+        return self.filter(resolved_at__isnull=True)
+
+
+class Comment(models.Model):
+    """One word in an item's review conversation: the message of a submit for review, or the
+    changes a publisher asks for. Editors see the thread on the change page and in the history."""
+
+    class Kind(models.TextChoices):
+        SUBMITTED = "submitted", "Submitted for review"
+        CHANGES_REQUESTED = "changes_requested", "Changes requested"
+
+    content_type = models.ForeignKey(ContentType, on_delete=models.CASCADE)
+    object_id = models.PositiveIntegerField()
+    item = GenericForeignKey("content_type", "object_id")
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    text = models.TextField(max_length=2000, blank=True)
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    resolved_at = models.DateTimeField(null=True, blank=True)
+    resolved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    objects = CommentQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        indexes = [models.Index(fields=["content_type", "object_id"], name="comment_item")]
+
+    def __str__(self):
+        return f"{self.get_kind_display()} by {self.author or 'someone'}"

@@ -15,9 +15,10 @@ from .. import services
 from ..admin_input import ValidatesInitial
 from ..diff import describe_changes
 from ..merge import merge_submission
+from ..models import Comment
 from ..presence import clock, note_open
 from ..revisions import latest_version_id, latest_version_id_of
-from .forms import PublishForm, ScheduleForm
+from .forms import PublishForm, RequestChangesForm, ScheduleForm, SubmitForm, UnpublishAtForm
 from .history import RevisionHistory
 from .listing import StateListing
 from .saving import Submission, saving, submission_for
@@ -145,6 +146,11 @@ class EditorialAdmin(RevisionHistory, WorkflowSteps, StateListing, ValidatesInit
                 ),
                 publish_form=PublishForm(),
                 schedule_form=ScheduleForm(),
+                submit_form=SubmitForm(),
+                request_changes_form=RequestChangesForm(),
+                unpublish_at_form=UnpublishAtForm(),
+                unpublishing_at=services.unpublishing_at(live=live, pending=pending),
+                comments=list(Comment.objects.on(obj).select_related("author", "resolved_by")),
             )
         return super().render_change_form(request, context, add, change, form_url, obj)
 

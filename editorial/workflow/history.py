@@ -10,6 +10,7 @@ from reversion.models import Version
 
 from .. import services
 from ..diff import content_of, describe_changes, snapshots, version_chain
+from ..models import Comment
 from ..revisions import latest_version_id
 
 
@@ -90,6 +91,7 @@ class RevisionHistory:
                 }
                 for version in reversed(chain)
             ],
+            "comments": list(Comment.objects.on(obj).select_related("author", "resolved_by")) if obj else [],
             "can_revert": self.has_revert_permission(request),
             "compare_url": reverse(
                 f"{self.admin_site.name}:{self.opts.app_label}_{self.opts.model_name}_compare",
