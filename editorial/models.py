@@ -192,3 +192,49 @@ class Comment(models.Model):
 
     def __str__(self):
         return f"{self.get_kind_display()} by {self.author or 'someone'}"
+
+
+class NotificationSetting(models.Model):
+    """How one user hears about the workflow (editorial/notifications.py)."""
+
+    class How(models.TextChoices):
+        EACH = "each", "An e-mail for each"
+        DAILY = "daily", "One daily digest"
+        OFF = "off", "None"
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    how = models.CharField(
+        "e-mail me", max_length=5, choices=How.choices, default=How.EACH,
+        help_text="Submits, requested changes, publishes and schedules of your work; and, daily, "
+        "your stale rows and dead sources.",
+    )  # fmt: skip
+
+    def __str__(self):
+        return f"{self.user}: {self.get_how_display()}"
+
+
+class NotificationQuerySet(models.QuerySet["Notification"]):
+    def unsent(self) -> Self:
+        return self.filter(sent_at__isnull=True)
+
+
+class Notification(models.Model):
+    """One message to one user: sent at once (``digest`` False), retried until it goes, or held
+    for their daily digest. Kept after sending, as a record of who was told what."""
+
+    recipient = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    subject = models.CharField(max_length=200)
+    body = models.TextField()
+    digest = models.BooleanField(default=False, help_text="Held for the recipient's daily digest.")
+    created_at = models.DateTimeField(auto_now_add=True)
+    sent_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    attempts = models.PositiveIntegerField(default=0)
+    last_error = models.TextField(blank=True, help_text="Why the last try to send it failed.")
+
+    objects = NotificationQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self):
+        return f"To {self.recipient}: {self.subject}"

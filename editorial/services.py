@@ -28,6 +28,7 @@ from reversion.models import Version
 from infra import cache as page_cache
 from infra import stored
 
+from . import notifications
 from .diff import PUBLIC_SKIP, describe_changes
 from .models import Comment
 from .registry import Publication, publication_for, version_written
@@ -169,7 +170,12 @@ def publish(
     if live is not None:
         live.superseded_at = at
         live.save(update_fields=["superseded_at"])
+    submitter = obj.review_requested_by
     _set_state(obj, has_unpublished_changes=False, review_requested_at=None, review_requested_by=None)
+    notifications.published(
+        obj=obj, by=user if user is not None and user.is_authenticated else None, to=submitter,
+        when=when(at) if at > now else None,
+    )  # fmt: skip
     page_cache.content_changed()
     if at <= now:
         pages_changed(obj, before=live)
@@ -268,6 +274,7 @@ def submit_for_review(*, obj: Editable, user: User, message: str = "") -> Commen
         raise WorkflowError("There is nothing unpublished to review.")
     _lock(obj)
     _set_state(obj, review_requested_at=timezone.now(), review_requested_by=user)
+    notifications.submitted(obj=obj, by=user, message=message)
     return _comment(obj, user=user, kind=Comment.Kind.SUBMITTED, text=message)
 
 
@@ -279,7 +286,9 @@ def request_changes(*, obj: Editable, user: User, comment: str) -> Comment:
     if not obj.has_unpublished_changes:
         raise WorkflowError("There is nothing unpublished to send back.")
     _lock(obj)
+    submitter = obj.review_requested_by
     _set_state(obj, review_requested_at=None, review_requested_by=None)
+    notifications.changes_requested(obj=obj, by=user, to=submitter, comment=comment)
     return _comment(obj, user=user, kind=Comment.Kind.CHANGES_REQUESTED, text=comment)
 
 
