@@ -63,7 +63,7 @@ class StatusFilter(admin.SimpleListFilter):
 class NotificationAdmin(SuperusersOnly, admin.ModelAdmin):
     """Every message, sent or waiting: one that failed says why, and is retried every minute."""
 
-    list_display = ["subject", "recipient", "created_at", "status"]
+    list_display = ["__str__", "created_at", "status"]
     list_filter = [StatusFilter, "digest"]
     list_select_related = ["recipient"]
     search_fields = ["subject", "recipient__username", "recipient__email"]
