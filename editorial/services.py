@@ -289,12 +289,16 @@ def request_changes(*, obj: Editable, user: User, comment: str) -> Comment:
     submitter = obj.review_requested_by
     _set_state(obj, review_requested_at=None, review_requested_by=None)
     notifications.changes_requested(obj=obj, by=user, to=submitter, comment=comment)
-    return _comment(obj, user=user, kind=Comment.Kind.CHANGES_REQUESTED, text=comment)
+    return _comment(obj, user=user, kind=Comment.Kind.CHANGES_REQUESTED, text=comment, to=submitter)
 
 
-def _comment(obj: Editable, *, user: User, kind: str, text: str) -> Comment:
+def _comment(obj: Editable, *, user: User, kind: str, text: str, to: User | None = None) -> Comment:
     return Comment.objects.create(
-        item=obj, kind=kind, text=text.strip(), author=user if user.is_authenticated else None
+        item=obj,
+        kind=kind,
+        text=text.strip(),
+        author=user if user.is_authenticated else None,
+        addressed_to=to,
     )
 
 

@@ -157,3 +157,23 @@ def test_the_editor_marks_a_requested_change_resolved_and_it_stays_in_the_thread
     assert comment.resolved_by == editor and comment.resolved_at is not None
     html = client.get(f.admin_change_url(edited)).content.decode()
     assert "Fix the memory figure." in html and "resolved by eddie" in html
+
+
+def test_my_work_on_the_admin_index_shows_what_was_returned_and_my_drafts(client, editor, publisher, edited):
+    services.submit_for_review(obj=edited, user=editor)
+    services.request_changes(obj=edited, user=publisher, comment="Cite the spec sheet.")
+    draft = f.make_vendor(name="Etched", published=False)
+    from editorial.revisions import record_revision
+
+    record_revision(draft, comment="First draft", user=editor)
+    client.force_login(editor)
+
+    index = client.get("/admin/").content.decode()
+
+    assert "My work" in index
+    returned = index[index.index("Returned to me") : index.index("My drafts")]
+    assert "AWS Trainium" in returned and "Cite the spec sheet." in returned and "pat" in returned
+    drafts = index[index.index("My drafts") :]
+    assert "Etched" in drafts[: drafts.index("</table>")]
+    client.force_login(publisher)
+    assert "Returned to me" not in client.get("/admin/").content.decode()  # it was for the editor
