@@ -177,3 +177,19 @@ def test_my_work_on_the_admin_index_shows_what_was_returned_and_my_drafts(client
     assert "Etched" in drafts[: drafts.index("</table>")]
     client.force_login(publisher)
     assert "Returned to me" not in client.get("/admin/").content.decode()  # it was for the editor
+
+
+def test_a_publisher_reviewing_a_new_profile_sees_a_summary_of_what_it_holds(client, publisher):
+    vendor = f.make_vendor(name="Etched", published=False)
+    memory = f.make_attribute(name="Memory")
+    f.make_fact(vendor=vendor, attribute=memory, value="144 GB HBM3e", sources=[f.make_source()])
+    f.make_fact(vendor=vendor, attribute=f.make_attribute(name="Process"), value="4 nm", verified_on=None)
+    client.force_login(publisher)
+
+    page = client.get(f.admin_change_url(vendor)).content.decode()
+
+    summary = page[page.index("What this new vendor holds") :]
+    summary = summary[: summary.index("</ul>")]
+    assert "2 facts, 0 events, 0 scores, 0 FAQs, citing 1 source." in summary
+    assert "Memory: 144 GB HBM3e" in summary and "Without a source: Process." in summary
+    assert "1 row never verified" in summary
