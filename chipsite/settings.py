@@ -485,3 +485,30 @@ LOGGING = {
         "django.tasks": {"level": "CRITICAL"},
     },
 }
+
+# E-mail (editorial/notifications.py: submits, requested changes, publishes, the daily digest),
+# through Django's mailers. EMAIL_HOST names the SMTP server; without one, a laptop (DEBUG)
+# prints messages to the console instead. EMAIL_PORT (587 with STARTTLS, 465 with EMAIL_USE_SSL),
+# EMAIL_HOST_USER and EMAIL_HOST_PASSWORD, EMAIL_USE_TLS (STARTTLS, on unless EMAIL_USE_SSL),
+# EMAIL_TIMEOUT (seconds, 10). A message that fails is kept and retried by the worker every
+# minute; the admin lists it (Editorial workflow > Notifications). Tests use Django's outbox.
+_email_host = os.environ.get("EMAIL_HOST", "")
+_email_ssl = env_bool("EMAIL_USE_SSL", False)
+if _email_host or not DEBUG:
+    MAILERS = {
+        "default": {
+            "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+            "OPTIONS": {
+                "host": _email_host or "localhost",
+                "port": int(os.environ.get("EMAIL_PORT", "465" if _email_ssl else "587")),
+                "username": os.environ.get("EMAIL_HOST_USER", ""),
+                "password": os.environ.get("EMAIL_HOST_PASSWORD", ""),
+                "use_ssl": _email_ssl,
+                "use_tls": env_bool("EMAIL_USE_TLS", not _email_ssl),
+                "timeout": int(os.environ.get("EMAIL_TIMEOUT", "10")),
+            },
+        }
+    }
+else:
+    MAILERS = {"default": {"BACKEND": "django.core.mail.backends.console.EmailBackend"}}
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "chipsite <editors@chipsite.invalid>")

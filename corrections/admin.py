@@ -1,5 +1,6 @@
 """The corrections queue: readers' corrections, newest first, accepted or rejected by an editor."""
 
+from django import forms
 from django.contrib import admin, messages
 from django.shortcuts import redirect
 from django.urls import reverse
@@ -42,8 +43,26 @@ class StatusFilter(admin.SimpleListFilter):
         return queryset.filter(status=value)
 
 
+DECISIONS = {"_accept": True, "_reject": False}  # the buttons, and whether each accepts
+
+
+class CorrectionForm(forms.ModelForm):
+    deciding = False  # set by CorrectionAdmin.get_form when Accept or Reject was pressed
+
+    def clean_editor_note(self):
+        note = self.cleaned_data.get("editor_note", "")
+        # A correction already decided is refused by the decision itself, saying who decided it.
+        if self.deciding and self.instance.status == Correction.Status.NEW:
+            try:
+                services.check_note(note)
+            except services.NoteRequired as missing:
+                raise forms.ValidationError(str(missing)) from None
+        return note
+
+
 @admin.register(Correction)
 class CorrectionAdmin(ValidatesInitial, admin.ModelAdmin):
+    form = CorrectionForm
     list_display = ["__str__", "short_problem", "created_at", "status", "handled_by", "handled_at"]
     list_filter = [StatusFilter, ("vendor", admin.RelatedOnlyFieldListFilter)]
     list_select_related = ["vendor", "comparison", "handled_by"]
@@ -78,8 +97,13 @@ class CorrectionAdmin(ValidatesInitial, admin.ModelAdmin):
         extra = {"can_decide": correction is not None and correction.status == Correction.Status.NEW}
         return super().change_view(request, object_id, form_url, {**extra, **(extra_context or {})})
 
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        form = super().get_form(request, obj, change=change, **kwargs)
+        form.deciding = any(button in request.POST for button in DECISIONS)
+        return form
+
     def response_change(self, request, obj):
-        for button, accept in (("_accept", True), ("_reject", False)):
+        for button, accept in DECISIONS.items():
             if button in request.POST:
                 return self._decide(request, obj, accept=accept)
         return super().response_change(request, obj)

@@ -40,17 +40,30 @@ class AlreadyDecided(Exception):
     pass
 
 
+class NoteRequired(ValueError):
+    pass
+
+
+def check_note(note: str) -> str:
+    """The editor's note on a decision, stripped; NoteRequired when there is none."""
+    if not note.strip():
+        raise NoteRequired("Write why in the note: it is kept with the decision, for the other editors.")
+    return note.strip()
+
+
 @transaction.atomic
-def decide(*, correction: Correction, user: User, accept: bool, note: str = "") -> Correction:
-    """Accept or reject an open correction, saying who and when. Deciding twice is refused."""
+def decide(*, correction: Correction, user: User, accept: bool, note: str) -> Correction:
+    """Accept or reject an open correction, saying who, when and why (``note``, required).
+    Deciding twice is refused."""
     locked = Correction.objects.select_for_update().get(pk=correction.pk)
     if locked.status != Correction.Status.NEW:
         raise AlreadyDecided(
             f"{locked.handled_by or 'Someone'} already {locked.get_status_display().lower()} it."
         )
+    note = check_note(note)
     locked.status = Correction.Status.ACCEPTED if accept else Correction.Status.REJECTED
     locked.handled_by = user
     locked.handled_at = timezone.now()
-    locked.editor_note = note.strip()
+    locked.editor_note = note
     locked.save(update_fields=["status", "handled_by", "handled_at", "editor_note"])
     return locked

@@ -13,3 +13,12 @@ class EditorialConfig(AppConfig):
 
         changes_at(next_scheduled)  # a scheduled version going live changes visitors' pages
         register_expiry(pages_expire)  # ... and its stored pages (infra/stored/)
+
+        import datetime as dt
+
+        from infra import periodic
+
+        from .notifications import send_digests, send_waiting
+
+        periodic.every(send_waiting, minutes=1, name="send_notifications")  # and what failed, again
+        periodic.daily(send_digests, at=dt.time(7, 0), name="send_digests")

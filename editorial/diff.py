@@ -58,14 +58,30 @@ def version_chain(obj, *, after=0):
 
 def snapshot(version_id):
     """{model label: {object id: field dict}} for every row in the version's revision."""
-    if not version_id:
-        return {}
-    version = Version.objects.select_related("revision").get(pk=version_id)
-    rows = {}
-    for row in version.revision.version_set.select_related("content_type"):
+    return snapshots([version_id]).get(version_id, {}) if version_id else {}
+
+
+def snapshots(version_ids):
+    """{version id: its snapshot} for several versions of one item, in one query."""
+    revision_of = dict(Version.objects.filter(pk__in=version_ids).values_list("pk", "revision_id"))
+    by_revision = {}
+    rows = Version.objects.filter(revision_id__in=set(revision_of.values())).select_related("content_type")
+    for row in rows:
         label = f"{row.content_type.app_label}.{row.content_type.model}"
-        rows.setdefault(label, {})[row.object_id] = row.field_dict
-    return rows
+        by_revision.setdefault(row.revision_id, {}).setdefault(label, {})[row.object_id] = row.field_dict
+    return {pk: by_revision.get(revision, {}) for pk, revision in revision_of.items()}
+
+
+def content_of(rows, *, skip=SKIP):
+    """A snapshot without the fields a diff skips: two revisions whose content is equal read as
+    no change (describe_changes finds nothing between them)."""
+    return {
+        label: {
+            pk: {name: value for name, value in fields.items() if name not in skip}
+            for pk, fields in by_pk.items()
+        }
+        for label, by_pk in rows.items()
+    }
 
 
 class Names:

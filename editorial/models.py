@@ -15,6 +15,8 @@ import datetime as dt
 from typing import TYPE_CHECKING, Self, TypeVar
 
 from django.conf import settings
+from django.contrib.contenttypes.fields import GenericForeignKey
+from django.contrib.contenttypes.models import ContentType
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
@@ -149,3 +151,98 @@ class PublishedVersion(models.Model):
     def is_live(self):
         now = timezone.now()
         return self.published_at <= now and (self.superseded_at is None or self.superseded_at > now)
+
+
+class CommentQuerySet(models.QuerySet["Comment"]):
+    def on(self, item: models.Model) -> Self:
+        """The conversation about ``item``, oldest first."""
+        return self.filter(content_type=ContentType.objects.get_for_model(item), object_id=item.pk)
+
+    def open(self) -> Self:
+        return self.filter(resolved_at__isnull=True)
+
+
+class Comment(models.Model):
+    """One word in an item's review conversation: the message of a submit for review, or the
+    changes a publisher asks for. Editors see the thread on the change page and in the history."""
+
+    class Kind(models.TextChoices):
+        SUBMITTED = "submitted", "Submitted for review"
+        CHANGES_REQUESTED = "changes_requested", "Changes requested"
+
+    content_type = models.ForeignKey(ContentType, on_delete=models.CASCADE)
+    object_id = models.PositiveIntegerField()
+    item = GenericForeignKey("content_type", "object_id")
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    text = models.TextField(max_length=2000, blank=True)
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    addressed_to = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="Who it is for: the editor who submitted the item, for changes requested.",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    resolved_at = models.DateTimeField(null=True, blank=True)
+    resolved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    objects = CommentQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        indexes = [models.Index(fields=["content_type", "object_id"], name="comment_item")]
+
+    def __str__(self):
+        return f"{self.get_kind_display()} by {self.author or 'someone'}"
+
+
+class NotificationSetting(models.Model):
+    """How one user hears about the workflow (editorial/notifications.py)."""
+
+    class How(models.TextChoices):
+        EACH = "each", "An e-mail for each"
+        DAILY = "daily", "One daily digest"
+        OFF = "off", "None"
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    how = models.CharField(
+        "e-mail me", max_length=5, choices=How.choices, default=How.EACH,
+        help_text="Submits, requested changes, publishes and schedules of your work; and, daily, "
+        "your stale rows and dead sources.",
+    )  # fmt: skip
+
+    def __str__(self):
+        return f"{self.user}: {self.get_how_display()}"
+
+
+class NotificationQuerySet(models.QuerySet["Notification"]):
+    def unsent(self) -> Self:
+        return self.filter(sent_at__isnull=True)
+
+
+class Notification(models.Model):
+    """One message to one user: sent at once (``digest`` False), retried until it goes, or held
+    for their daily digest. Kept after sending, as a record of who was told what."""
+
+    recipient = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    subject = models.CharField(max_length=200)
+    body = models.TextField()
+    digest = models.BooleanField(default=False, help_text="Held for the recipient's daily digest.")
+    created_at = models.DateTimeField(auto_now_add=True)
+    sent_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    attempts = models.PositiveIntegerField(default=0)
+    last_error = models.TextField(blank=True, help_text="Why the last try to send it failed.")
+
+    objects = NotificationQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self):
+        return f"To {self.recipient}: {self.subject}"

@@ -36,6 +36,11 @@ class Publication:
         """The whole page as visitors would read it now, as JSON-ready data."""
         raise NotImplementedError
 
+    def summary(self, document: Document) -> list[str]:
+        """What a working copy never published holds, in a few lines for the Publisher who
+        reviews it (there is no live page to compare it with)."""
+        return []
+
     def columns(self, document: Document) -> dict[str, Any]:
         """The version's indexed columns (slug, name, ...) taken from its document."""
         return {}

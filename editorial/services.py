@@ -28,9 +28,11 @@ from reversion.models import Version
 from infra import cache as page_cache
 from infra import stored
 
+from . import notifications
 from .diff import PUBLIC_SKIP, describe_changes
+from .models import Comment
 from .registry import Publication, publication_for, version_written
-from .revisions import record_revision
+from .revisions import latest_version_id, record_revision
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser, User
@@ -168,7 +170,12 @@ def publish(
     if live is not None:
         live.superseded_at = at
         live.save(update_fields=["superseded_at"])
+    submitter = obj.review_requested_by
     _set_state(obj, has_unpublished_changes=False, review_requested_at=None, review_requested_by=None)
+    notifications.published(
+        obj=obj, by=user if user is not None and user.is_authenticated else None, to=submitter,
+        when=when(at) if at > now else None,
+    )  # fmt: skip
     page_cache.content_changed()
     if at <= now:
         pages_changed(obj, before=live)
@@ -247,6 +254,9 @@ def revert_to(*, obj: Editable, user: Editor, version_id: int) -> None:
     version = Version.objects.get_for_object(obj).select_related("revision").filter(pk=version_id).first()
     if version is None:
         raise WorkflowError("That revision is not one of this item's.")
+    if not describe_changes(obj, latest_version_id(obj), version.pk):
+        # Loading it would change nothing and record an empty revision.
+        raise WorkflowError("The working copy already holds this revision: there is nothing to load.")
     before = publication.document(obj)
     version.revision.revert(delete=True)
     obj.refresh_from_db()
@@ -257,11 +267,90 @@ def revert_to(*, obj: Editable, user: Editor, version_id: int) -> None:
     refresh_state(obj=obj)
 
 
-def submit_for_review(*, obj: Editable, user: User) -> None:
-    """Ask a Publisher to review the working copy."""
+@transaction.atomic
+def submit_for_review(*, obj: Editable, user: User, message: str = "") -> Comment:
+    """Ask a Publisher to review the working copy, with an optional ``message``."""
     if not obj.has_unpublished_changes:
         raise WorkflowError("There is nothing unpublished to review.")
+    _lock(obj)
     _set_state(obj, review_requested_at=timezone.now(), review_requested_by=user)
+    notifications.submitted(obj=obj, by=user, message=message)
+    return _comment(obj, user=user, kind=Comment.Kind.SUBMITTED, text=message)
+
+
+@transaction.atomic
+def request_changes(*, obj: Editable, user: User, comment: str) -> Comment:
+    """Send the working copy back with ``comment`` (required): it stops waiting for review."""
+    if not comment.strip():
+        raise WorkflowError("Say what should change: a comment is required to send it back.")
+    if not obj.has_unpublished_changes:
+        raise WorkflowError("There is nothing unpublished to send back.")
+    _lock(obj)
+    submitter = obj.review_requested_by
+    _set_state(obj, review_requested_at=None, review_requested_by=None)
+    notifications.changes_requested(obj=obj, by=user, to=submitter, comment=comment)
+    return _comment(obj, user=user, kind=Comment.Kind.CHANGES_REQUESTED, text=comment, to=submitter)
+
+
+def _comment(obj: Editable, *, user: User, kind: str, text: str, to: User | None = None) -> Comment:
+    return Comment.objects.create(
+        item=obj,
+        kind=kind,
+        text=text.strip(),
+        author=user if user.is_authenticated else None,
+        addressed_to=to,
+    )
+
+
+@transaction.atomic
+def resolve_comment(*, obj: Editable, user: User, comment_id: int) -> Comment:
+    """Mark a comment of ``obj``'s conversation done with (it stays in the thread)."""
+    comment = Comment.objects.on(obj).open().filter(pk=comment_id).first()
+    if comment is None:
+        raise WorkflowError("That comment is not an open one of this item's.")
+    comment.resolved_at, comment.resolved_by = timezone.now(), user
+    comment.save(update_fields=["resolved_at", "resolved_by"])
+    return comment
+
+
+def unpublishing_at(*, live: PublishedVersion | None, pending: PublishedVersion | None) -> dt.datetime | None:
+    """When the ``live`` version goes off the site with no ``pending`` one to follow it, or None."""
+    if live is None or pending is not None:
+        return None
+    return live.superseded_at
+
+
+@transaction.atomic
+def schedule_unpublish(*, obj: Editable, user: Editor, at: dt.datetime) -> None:
+    """Take the item off the site at ``at``, still to come: it stays live until then."""
+    publication = publication_for(obj)
+    now = timezone.now()
+    if at <= now:
+        raise WorkflowError("Pick a time still to come; to take it off the site now, use “Unpublish”.")
+    _lock(obj)
+    live = live_version(obj, at=now)
+    if live is None:
+        raise WorkflowError("It is not live, so there is nothing to unpublish.")
+    if pending_version(obj, at=now) is not None:
+        raise WorkflowError("A version is scheduled to go live: cancel the schedule first.")
+    live.superseded_at = at
+    live.save(update_fields=["superseded_at"])
+    record_revision(obj, user=user, comment=f"Unpublishing scheduled for {when(at)}.")
+    page_cache.content_changed()
+    stored.changes_at(publication.page_keys(live, None), at)  # its pages go when its time comes
+
+
+@transaction.atomic
+def cancel_unpublish(*, obj: Editable, user: Editor) -> None:
+    """Keep the item live after all."""
+    _lock(obj)
+    live = live_version(obj)
+    if live is None or unpublishing_at(live=live, pending=pending_version(obj)) is None:
+        raise WorkflowError("No unpublishing is scheduled.")
+    live.superseded_at = None
+    live.save(update_fields=["superseded_at"])
+    record_revision(obj, user=user, comment="Scheduled unpublishing cancelled.")
+    page_cache.content_changed()
 
 
 def refresh_state(*, obj: Editable) -> bool:

@@ -8,6 +8,7 @@ class VendorsConfig(AppConfig):
     verbose_name = "Vendor profiles"
 
     def ready(self):
+        from editorial.notifications import register_digest_part
         from editorial.registry import register
         from infra import periodic
 
@@ -15,6 +16,9 @@ class VendorsConfig(AppConfig):
         from .tasks import check_all_sources
 
         register(VendorPublication())
+        from .digest import stale_rows_and_dead_sources
+
+        register_digest_part(stale_rows_and_dead_sources)  # each editor's daily e-mail
         periodic.every(check_all_sources, hours=settings.SOURCE_CHECK_EVERY_HOURS, name="check_sources")
 
         from . import pages

@@ -16,7 +16,7 @@ from editorial.diff import Kind
 from editorial.registry import Publication
 
 from .documents import FAQ as FAQDocument
-from .documents import VendorDocument, document_of
+from .documents import VendorDocument, Verified, document_of
 from .markdown import plain_text
 from .models import FAQ, Axis, Event, Fact, Score, Source, Vendor, VendorVersion, VersionScore, display_date
 
@@ -68,6 +68,26 @@ class VendorPublication(Publication):
 
     def document(self, obj):
         return vendor_document(obj)
+
+    def summary(self, document):
+        page = VendorDocument.parse(document)
+
+        def count(n, noun):
+            return f"{n} {noun}{'' if n == 1 else 's'}"
+
+        kinds = [(page.facts, "fact"), (page.events, "event"), (page.scores, "score"), (page.faqs, "FAQ")]
+        lines = [
+            f"{', '.join(count(len(rows), noun) for rows, noun in kinds)}, "
+            f"citing {count(len(page.sources), 'source')}."
+        ]
+        lines += [f"{fact.attribute.name}: {fact.value}" for fact in page.facts]
+        unsourced = [fact.attribute.name for fact in page.facts if not fact.sources]
+        if unsourced:
+            lines.append(f"Without a source: {', '.join(unsourced)}.")
+        never = sum(1 for claim in page.claims() if isinstance(claim, Verified) and claim.verified_on is None)
+        if never:
+            lines.append(f"{count(never, 'row')} never verified: they start stale.")
+        return lines
 
     def columns(self, document):
         page = VendorDocument.parse(document)

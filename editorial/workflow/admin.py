@@ -15,9 +15,11 @@ from .. import services
 from ..admin_input import ValidatesInitial
 from ..diff import describe_changes
 from ..merge import merge_submission
+from ..models import Comment
 from ..presence import clock, note_open
+from ..registry import publication_for
 from ..revisions import latest_version_id, latest_version_id_of
-from .forms import PublishForm, ScheduleForm
+from .forms import PublishForm, RequestChangesForm, ScheduleForm, SubmitForm, UnpublishAtForm
 from .history import RevisionHistory
 from .listing import StateListing
 from .saving import Submission, saving, submission_for
@@ -145,6 +147,17 @@ class EditorialAdmin(RevisionHistory, WorkflowSteps, StateListing, ValidatesInit
                 ),
                 publish_form=PublishForm(),
                 schedule_form=ScheduleForm(),
+                submit_form=SubmitForm(),
+                request_changes_form=RequestChangesForm(),
+                unpublish_at_form=UnpublishAtForm(),
+                unpublishing_at=services.unpublishing_at(live=live, pending=pending),
+                comments=list(Comment.objects.on(obj).select_related("author", "resolved_by")),
+                # Never published: nothing to compare with, so what it holds, in a few lines.
+                new_item_summary=(
+                    publication_for(obj).summary(publication_for(obj).document(obj))
+                    if live is None and pending is None and self.has_publish_permission(request)
+                    else []
+                ),
             )
         return super().render_change_form(request, context, add, change, form_url, obj)
 

@@ -79,13 +79,17 @@ class EditorialForm(forms.ModelForm):
         )
 
 
-class ScheduleForm(forms.Form):
-    at = forms.DateTimeField(
-        label="Publish at",
+def moment_field(label):
+    return forms.DateTimeField(
+        label=label,
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
         input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M:%S"],
         help_text="In the site's time zone, 24-hour.",
     )
+
+
+class ScheduleForm(forms.Form):
+    at = moment_field("Publish at")
     note = forms.CharField(label="Public note", max_length=300, required=False)
 
     def clean_at(self):
@@ -93,6 +97,36 @@ class ScheduleForm(forms.Form):
         if at <= timezone.now():
             raise ValidationError("Pick a time still to come; to publish now, use “Publish changes”.")
         return at
+
+
+class UnpublishAtForm(forms.Form):
+    """When to take a live item off the site (services.schedule_unpublish checks it is to come)."""
+
+    at = moment_field("Unpublish at")
+
+
+class SubmitForm(forms.Form):
+    message = forms.CharField(
+        label="Message to the publishers",
+        max_length=2000,
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 2, "cols": 40}),
+        help_text="Optional: what to look at, what you were unsure of.",
+    )
+
+
+class RequestChangesForm(forms.Form):
+    comment = forms.CharField(
+        label="What should change",
+        max_length=2000,
+        required=False,  # services.request_changes says why an empty one is refused
+        widget=forms.Textarea(attrs={"rows": 3, "cols": 40}),
+        help_text="Required. The editor who submitted it sees it on this page.",
+    )
+
+
+class ResolveForm(forms.Form):
+    comment_id = forms.IntegerField(widget=forms.HiddenInput)
 
 
 class PublishForm(forms.Form):

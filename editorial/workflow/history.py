@@ -9,7 +9,8 @@ from django.urls import path, reverse
 from reversion.models import Version
 
 from .. import services
-from ..diff import describe_changes, version_chain
+from ..diff import content_of, describe_changes, snapshots, version_chain
+from ..models import Comment
 from ..revisions import latest_version_id
 
 
@@ -41,8 +42,13 @@ class RevisionHistory:
         if version is None:
             messages.error(request, "That revision is not one of this item's.")
             return redirect(f"admin:{self.opts.app_label}_{self.opts.model_name}_changelist")
+        changes = describe_changes(obj, latest_version_id(obj), version.pk)
         if request.method == "POST":
-            services.revert_to(obj=obj, user=request.user, version_id=version.pk)
+            try:
+                services.revert_to(obj=obj, user=request.user, version_id=version.pk)
+            except services.WorkflowError as refused:
+                messages.error(request, str(refused))
+                return redirect(f"admin:{self.opts.app_label}_{self.opts.model_name}_history", obj.pk)
             messages.success(
                 request,
                 f"The revision of {services.when(version.revision.date_created)} is loaded into the working "
@@ -55,7 +61,7 @@ class RevisionHistory:
             "object": obj,
             "version": version,
             "title": f"Revert {obj} to the revision of {services.when(version.revision.date_created)}?",
-            "changes": describe_changes(obj, latest_version_id(obj), version.pk),
+            "changes": changes,
         }
         return TemplateResponse(request, self.revision_form_template, context)
 
@@ -72,13 +78,20 @@ class RevisionHistory:
     def history_view(self, request, object_id, extra_context=None):
         obj = self.get_object(request, unquote(object_id))
         revision_url = f"{self.admin_site.name}:{self.opts.app_label}_{self.opts.model_name}_revision"
+        chain = version_chain(obj) if obj else []
+        contents = {pk: content_of(rows) for pk, rows in snapshots([v.pk for v in chain]).items()}
+        working_copy = contents.get(chain[-1].pk) if chain else None  # every save is a revision
         context = {
             "revisions": [
-                {"version": version, "url": reverse(revision_url, args=[object_id, version.pk])}
-                for version in reversed(version_chain(obj))
-            ]
-            if obj
-            else [],
+                {
+                    "version": version,
+                    "url": reverse(revision_url, args=[object_id, version.pk]),
+                    # Reverting to it would load nothing: no revert offered.
+                    "same_as_working_copy": contents.get(version.pk) == working_copy,
+                }
+                for version in reversed(chain)
+            ],
+            "comments": list(Comment.objects.on(obj).select_related("author", "resolved_by")) if obj else [],
             "can_revert": self.has_revert_permission(request),
             "compare_url": reverse(
                 f"{self.admin_site.name}:{self.opts.app_label}_{self.opts.model_name}_compare",

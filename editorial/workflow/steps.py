@@ -8,28 +8,50 @@ from django.urls import path, reverse
 from django.utils import timezone
 
 from .. import services
-from .forms import PublishForm, ScheduleForm
+from .forms import PublishForm, RequestChangesForm, ResolveForm, ScheduleForm, SubmitForm, UnpublishAtForm
 
 STEPS = {
-    # step: (permission, service, message)
-    "publish": ("publish", services.publish, "Published: visitors see it now."),
-    "schedule": ("publish", services.publish, "Scheduled: it goes live at %(at)s."),
+    # step: (permission, service, its form or None, message)
+    "publish": ("publish", services.publish, PublishForm, "Published: visitors see it now."),
+    "schedule": ("publish", services.publish, ScheduleForm, "Scheduled: it goes live at %(at)s."),
     "discard": (
         "publish",
         services.discard_changes,
+        None,
         "Unpublished changes discarded: back to the live version.",
     ),
-    "unpublish": ("publish", services.unpublish, "Unpublished: visitors no longer see it."),
+    "unpublish": ("publish", services.unpublish, None, "Unpublished: visitors no longer see it."),
     "cancel": (
         "publish",
         services.cancel_schedule,
+        None,
         "Schedule cancelled; the changes wait in the working copy.",
     ),
     "submit": (
         "change",
         services.submit_for_review,
+        SubmitForm,
         "Submitted for review: a publisher will see it waiting.",
     ),
+    "request-changes": (
+        "publish",
+        services.request_changes,
+        RequestChangesForm,
+        "Sent back with your comment: it no longer waits for review.",
+    ),
+    "schedule-unpublish": (
+        "publish",
+        services.schedule_unpublish,
+        UnpublishAtForm,
+        "Unpublishing scheduled: it stays live until %(at)s.",
+    ),
+    "cancel-unpublish": (
+        "publish",
+        services.cancel_unpublish,
+        None,
+        "Scheduled unpublishing cancelled: it stays live.",
+    ),
+    "resolve": ("change", services.resolve_comment, ResolveForm, "Comment marked resolved."),
 }
 
 
@@ -53,25 +75,23 @@ class WorkflowSteps:
         obj = self.get_object(request, unquote(object_id))
         if obj is None:
             raise PermissionDenied
-        permission, service, message = STEPS[step]
+        permission, service, form_class, message = STEPS[step]
         allowed = (
             self.has_publish_permission(request)
             if permission == "publish"
             else self.has_change_permission(request, obj)
         )
         if not allowed:
-            raise PermissionDenied("Only a publisher may publish, schedule, discard or unpublish.")
+            raise PermissionDenied("Only a publisher may publish, schedule, send back, discard or unpublish.")
         change_url = reverse(f"admin:{self.opts.app_label}_{self.opts.model_name}_change", args=[obj.pk])
         kwargs = {"obj": obj, "user": request.user}
-        if step in ("publish", "schedule"):
-            form = (ScheduleForm if step == "schedule" else PublishForm)(request.POST)
+        if form_class is not None:
+            form = form_class(request.POST)
             if not form.is_valid():
                 for errors in form.errors.values():
                     messages.error(request, " ".join(errors))
                 return redirect(change_url)
-            kwargs["note"] = form.cleaned_data.get("note", "")
-            if step == "schedule":
-                kwargs["at"] = form.cleaned_data["at"]
+            kwargs |= {name: value for name, value in form.cleaned_data.items() if value is not None}
         try:
             service(**kwargs)
         except services.WorkflowError as error:

@@ -236,6 +236,38 @@ def test_an_editor_rejects_a_correction_once_and_a_second_decision_is_refused(ed
     assert 'name="_accept"' not in editor_client.get(change).content.decode()
 
 
+@pytest.mark.parametrize("button", ["_accept", "_reject"])
+@pytest.mark.parametrize("note", ["", "   "])
+def test_a_decision_without_a_note_is_refused_beside_the_note_and_changes_nothing(
+    editor_client, vendor, button, note
+):
+    send(Client(), vendor)
+    correction = Correction.objects.get()
+    change = reverse("admin:corrections_correction_change", args=[correction.pk])
+
+    response = editor_client.post(change, {"editor_note": note, button: "1"})
+
+    assert response.status_code == 200
+    assert response.context["adminform"].form.errors["editor_note"] == [
+        "Write why in the note: it is kept with the decision, for the other editors."
+    ]
+    correction.refresh_from_db()
+    assert (correction.status, correction.handled_by, correction.editor_note) == (
+        Correction.Status.NEW,
+        None,
+        "",
+    )
+
+
+def test_a_note_saved_without_deciding_needs_no_text(editor_client, vendor):
+    send(Client(), vendor)
+    correction = Correction.objects.get()
+    change = reverse("admin:corrections_correction_change", args=[correction.pk])
+    assert editor_client.post(change, {"editor_note": "", "_continue": "1"}).status_code == 302
+    correction.refresh_from_db()
+    assert correction.status == Correction.Status.NEW
+
+
 def test_nobody_adds_a_correction_in_the_admin(editor_client):
     assert editor_client.get(reverse("admin:corrections_correction_add")).status_code == 403
 

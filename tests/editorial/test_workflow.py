@@ -10,7 +10,7 @@ from django.utils import timezone
 from reversion.models import Revision, Version
 
 from editorial import services
-from editorial.revisions import latest_version_id
+from editorial.revisions import latest_version_id, record_revision
 from tests import factories as f
 from vendors.models import FAQ, Fact, Vendor, VendorVersion
 
@@ -327,6 +327,7 @@ ACTIONS = ["list", "add", "change", "history", "delete", "publish", "revert"]
 def test_role_matrix(client, people, role, action):
     vendor = f.make_vendor(summary="Original")  # live, with its revisions
     Vendor.objects.filter(pk=vendor.pk).update(summary="Edited")
+    record_revision(Vendor.objects.get(pk=vendor.pk), comment="Edited")  # as every write records one
     draft = f.make_vendor(published=False)
     if people[role]:
         client.force_login(people[role])
@@ -431,6 +432,25 @@ def test_revert_brings_children_back_and_is_itself_a_revision(admin_client, edit
     versions = Version.objects.get_for_object(edited)
     assert versions.count() == 3
     assert "Reverted" in versions.order_by("pk").last().revision.get_comment()
+
+
+def test_history_offers_no_revert_to_a_revision_the_working_copy_already_holds(admin_client, edited):
+    first, second = Version.objects.get_for_object(edited).order_by("pk")
+    page = admin_client.get(f"{CHANGELIST}{edited.pk}/history/").content.decode()
+    assert f"/history/{first.pk}/" in page  # the older one differs: it may be loaded
+    assert f"/history/{second.pk}/" not in page
+    assert page.count("Same as the working copy") == 1
+
+
+def test_loading_a_revision_the_working_copy_holds_is_refused_and_records_nothing(admin_client, edited):
+    latest = Version.objects.get_for_object(edited).order_by("pk").last()
+    url = f"{CHANGELIST}{edited.pk}/history/{latest.pk}/"
+    assert "Load this revision" not in admin_client.get(url).content.decode()
+
+    response = admin_client.post(url, follow=True)
+
+    assert "already holds this revision: there is nothing to load" in response.content.decode()
+    assert Version.objects.get_for_object(edited).count() == 2
 
 
 def test_a_form_opened_before_a_revert_merges_the_revert_with_the_edit(admin_client, edited):

@@ -142,6 +142,16 @@ BUILDERS = {  # by label, so a model registered later without a builder fails lo
     ),
     # Tasks queued for the worker (django-tasks-db), read only.
     "django_tasks_database.DBTaskResult": lambda: queued_task(),
+    # E-mail about the workflow (editorial/notifications.py): the messages, read only, and the
+    # signed-in user's own choice of how to get them (its list opens their own).
+    "editorial.Notification": lambda: apps.get_model("editorial", "Notification").objects.create(
+        recipient=f.make_superuser(), subject="Waiting for your review: AWS Trainium", body="…"
+    ),
+    "editorial.NotificationSetting": lambda: apps.get_model(
+        "editorial", "NotificationSetting"
+    ).objects.get_or_create(
+        user=apps.get_model("auth", "User").objects.filter(is_superuser=True).latest("pk")
+    )[0],
 }
 
 
@@ -174,16 +184,16 @@ def test_every_admin_page_opens_for_a_superuser(admin_client, model):
     # written by django-axes only, security events by the site, corrections by readers and
     # queued tasks by the code that enqueues them, never added by hand.
     added = admin_client.get(reverse(f"{name}_add")).status_code
-    read_only = {"axes", "corrections", "infra", "django_tasks_database"}
+    read_only = {"axes", "corrections", "infra", "django_tasks_database", "editorial"}
     assert added == (403 if model._meta.app_label in read_only else 200)
 
     obj = BUILDERS[label]()
-    changelist = admin_client.get(reverse(f"{name}_changelist"))
+    changelist = admin_client.get(reverse(f"{name}_changelist"), follow=True)
     assert changelist.status_code == 200
     # A queued task has no name of its own: its list shows its id.
     shown = obj.pk if label == "django_tasks_database.DBTaskResult" else obj
     assert str(shown) in changelist.content.decode()
-    assert admin_client.get(reverse(f"{name}_changelist") + "?q=x").status_code == 200
+    assert admin_client.get(reverse(f"{name}_changelist") + "?q=x", follow=True).status_code == 200
     assert admin_client.get(reverse(f"{name}_change", args=[obj.pk])).status_code == 200
 
 

@@ -88,10 +88,33 @@ def test_an_error_in_the_last_faq_is_listed_with_a_link_to_that_field(admin_clie
 
     assert response.status_code == 200
     page = Page(response.content.decode())
-    assert page.summary_links == {"#id_faqs-2-answer": "FAQ 3 — Answer: This field is required."}
+    assert page.summary_links == {"#id_faqs-2-answer": "FAQ “Question 3?” — Answer: This field is required."}
     assert "id_faqs-2-answer" in page.ids  # the link lands on the field itself
     assert page.marked_sections == ["section-faqs"]
     assert vendor.faqs.get(question="Question 3?").answer == "Answer 3."  # nothing saved
+
+
+def test_the_summary_names_each_row_by_what_it_is_and_numbers_only_a_row_nothing_names(admin_client):
+    vendor = f.make_vendor()
+    f.make_fact(vendor=vendor, attribute=f.make_attribute(name="Memory"), value="96 GB")
+    f.make_event(vendor=vendor, text="Trainium2 ships.")
+    f.make_score(vendor=vendor, axis=f.make_axis(name="Software"), value=3)
+
+    def four_mistakes(rows):
+        rows["facts"][0]["value"] = ""
+        rows["events"][0].update(date="2024-06", text="")
+        rows["scores"][0]["value"] = "9"
+        rows["faqs"].append({"question": "", "answer": "An answer with no question.", "position": ""})
+
+    page = Page(post_page(admin_client, vendor, four_mistakes, **{"faqs-TOTAL_FORMS": "1"}).content.decode())
+
+    summary = list(page.summary_links.values())
+    assert summary[:2] == [
+        "Memory — Value: This field is required.",
+        "Event 2024-06 — Text: This field is required.",
+    ]
+    assert summary[2].startswith("Score Software — Value: ")
+    assert summary[3] == "FAQ 1 — Question: This field is required."
 
 
 def test_every_error_on_the_page_is_listed_and_the_editors_input_is_kept(admin_client):
@@ -108,7 +131,7 @@ def test_every_error_on_the_page_is_listed_and_the_editors_input_is_kept(admin_c
     page = Page(response.content.decode())
     assert list(page.summary_links.values()) == [
         "Name: This field is required.",
-        "FAQ 2 — Answer: This field is required.",
+        "FAQ “Question 2?” — Answer: This field is required.",
     ]
     assert all(href.removeprefix("#") in page.ids for href in page.summary_links)
     assert page.marked_sections == ["section-profile", "section-faqs"]

@@ -137,7 +137,7 @@ def refusing_a_save_with_an_error_in_the_last_faq(client, vendor):
         client, f.admin_change_url(vendor), f.vendor_admin_post(vendor, rows=rows, initial=initial)
     )
     assert [entry.where for entry in response.context["error_summary"]] == [
-        f"FAQ {len(rows['faqs'])} — Answer"
+        f"FAQ “Question {len(rows['faqs']) - 1}?” — Answer"
     ]
     return count
 

@@ -442,6 +442,29 @@ class TestVerifiedByOnTheChangeForm:
         assert (cleared.verified_on, cleared.verified_by) == (None, None)
         assert (untouched.verified_on, untouched.verified_by) == (days_ago(200), someone)
 
+    def test_events_and_scores_are_verified_on_the_change_page_as_facts_are(
+        self, admin_client, superuser, vendor
+    ):
+        event = f.make_event(vendor=vendor, verified_on=None)
+        score = f.make_score(vendor=vendor, verified_on=days_ago(200))
+        page = admin_client.get(f.admin_change_url(vendor))
+        html = page.content.decode()
+        for prefix in ("events", "scores"):  # a date field with the admin's “Today” shortcut
+            assert re.search(rf'<input[^>]+name="{prefix}-0-verified_on"[^>]+class="vDateField', html)
+        rows, initial = f.admin_rows_on_page(page)
+        today = f"{timezone.localdate():%Y-%m-%d}"
+        rows["events"][0]["verified_on"] = rows["scores"][0]["verified_on"] = today
+
+        response = admin_client.post(
+            f.admin_change_url(vendor), f.vendor_admin_post(vendor, rows=rows, initial=initial)
+        )
+
+        assert response.status_code == 302, response.context and response.context["errors"]
+        for row in (event, score):
+            row.refresh_from_db()
+            assert (row.verified_on, row.verified_by) == (timezone.localdate(), superuser)
+            assert row.verified_at is not None
+
     def test_a_date_entered_by_hand_on_a_live_profile_reaches_the_live_page(
         self, admin_client, visitor, vendor
     ):

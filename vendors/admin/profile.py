@@ -4,6 +4,7 @@ from functools import partial
 
 from django import forms
 from django.contrib import admin, messages
+from django.utils.text import Truncator
 
 from editorial import services as workflow
 from editorial.workflow import SAVE_FIELDSET, EditorialAdmin, EditorialForm
@@ -33,7 +34,21 @@ from .sections import CARD_TABLE, SECTIONED_CHANGE_FORM, InSections
 from .staleness import MARK_VERIFIED_LABEL, plural
 
 
+def chosen(form, name):
+    """What a row holds in ``name`` as the editor sent it (cleaned), else as saved; None when
+    neither says (a field that failed to clean on a new row). Costs no query: a chosen row
+    was fetched to clean it, a saved one with its row (the inlines' select_related)."""
+    value = getattr(form, "cleaned_data", {}).get(name)
+    if value in (None, ""):
+        value = getattr(form.instance, name, None)  # an unset relation raises AttributeError
+    return None if value in (None, "") else value
+
+
 class FactForm(PositionedInlineForm):
+    def row_name(self):
+        """How the error summary names the row: by its attribute (“Memory”)."""
+        return str(attribute) if (attribute := chosen(self, "attribute")) else ""
+
     class Meta:
         model = Fact
         fields = ["attribute", "value", "vendor_stated", "verified_on", "sources", "position"]
@@ -69,9 +84,14 @@ class EventForm(PositionedInlineForm):
         help_text="Type a year (2024), a month (2024-06) or a day (2024-06-14): the page shows it as typed.",
     )
 
+    def row_name(self):
+        """“Event 2024-06”, as the date was typed; a date refused names nothing (“Event 1”)."""
+        typed = self["date"].value()
+        return f"Event {typed}" if typed and "date" not in self.errors else ""
+
     class Meta:
         model = Event
-        fields = ["date", "text", "sources", "position"]
+        fields = ["date", "text", "verified_on", "sources", "position"]
         widgets = {"text": forms.Textarea(attrs={"rows": 2, "cols": 60})}
 
     def __init__(self, *args, **kwargs):
@@ -88,9 +108,13 @@ class EventForm(PositionedInlineForm):
 
 
 class ScoreForm(ChecksChangedRowsOnly, forms.ModelForm):
+    def row_name(self):
+        """“Score Software”, by its axis."""
+        return f"Score {axis}" if (axis := chosen(self, "axis")) else ""
+
     class Meta:
         model = Score
-        fields = ["axis", "value", "reason", "sources"]
+        fields = ["axis", "value", "reason", "verified_on", "sources"]
         widgets = {"reason": forms.Textarea(attrs={"rows": 2, "cols": 50})}
 
     def clean_axis(self):
@@ -102,6 +126,11 @@ class ScoreForm(ChecksChangedRowsOnly, forms.ModelForm):
 
 
 class FAQForm(PositionedInlineForm):
+    def row_name(self):
+        """“FAQ “What is AWS Trainium?””, by its question (shortened)."""
+        question = chosen(self, "question") or self["question"].value()
+        return f"FAQ “{Truncator(question).chars(48)}”" if question else ""
+
     class Meta:
         model = FAQ
         fields = ["question", "answer", "sources", "position"]
@@ -150,13 +179,13 @@ class EventInline(ShowsVerifier, ProfileInline):
     model = Event
     form = EventForm
     verbose_name_plural = "What changed"
-    readonly_fields = ["verified_on", "verified_by"]
+    readonly_fields = ["verified_by"]
 
 
 class ScoreInline(ShowsVerifier, ProfileInline):
     model = Score
     form = ScoreForm
-    readonly_fields = ["verified_on", "verified_by"]
+    readonly_fields = ["verified_by"]
 
     def get_queryset(self, request):
         return super().get_queryset(request).select_related("axis")  # each row's title names it

@@ -1,8 +1,9 @@
 """A long change page in named sections, with a summary of every error that links to its field.
 
 The page lists its fieldsets and inline groups as sections, each with an anchor the section
-menu links to. When a save is refused, the banner lists each error, an inline row's as
-“FAQ 2 — Answer: This field is required.”, with a plain link to the field's id: following
+menu links to. When a save is refused, the banner lists each error, an inline row's named
+by what it is (“Memory — Value: This field is required.”; “FAQ 2 — …” when nothing names it
+yet), with a plain link to the field's id: following
 it scrolls to the field and focuses it, with no script. Sections holding errors say so.
 """
 
@@ -18,7 +19,7 @@ CARD_TABLE = "admin/editorial/edit_inline/tabular.html"
 
 @dataclass
 class ErrorEntry:
-    where: str  # “FAQ 2 — Answer”, or “” for an error about the whole form
+    where: str  # “Memory — Value”, “FAQ 2 — Answer”, or “” for an error about the whole form
     message: str
     href: str = ""  # “#id_faqs-1-answer”: the field, the row or the group
 
@@ -71,8 +72,16 @@ def formset_errors(formset, *, row_name):
     for number, form in enumerate(formset.forms, start=1):
         if formset.can_delete and formset._should_delete_form(form):
             continue  # a row being deleted is not checked
-        entries += form_errors(form, where=f"{row_name} {number}")
+        if form.errors:
+            entries += form_errors(form, where=row_title(form) or f"{row_name} {number}")
     return entries
+
+
+def row_title(form):
+    """What names an inline row in the summary (“Memory”, “Score Software”), from the form's
+    ``row_name()``; "" when it has none or nothing names the row yet (then: “Fact 3”)."""
+    name = getattr(form, "row_name", None)
+    return name() if name else ""
 
 
 def build_sections(*, adminform, inline_admin_formsets, order=None):

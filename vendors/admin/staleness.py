@@ -48,12 +48,14 @@ def row_edit_url(obj):
 QUEUES = [(StaleFact, Fact, "facts"), (StaleEvent, Event, "events"), (StaleScore, Score, "scores")]
 
 
-def queue_counts(user):
-    """[(label, count, url)] for each kind ``user`` may view: one COUNT query each."""
+def queue_counts(user, *, verified_by=None):
+    """[(label, count, url)] for each kind ``user`` may view: one COUNT query each. With
+    ``verified_by``, only the rows that user last verified."""
+    mine = {"verified_by": verified_by} if verified_by is not None else {}
     return [
         (
             concrete._meta.verbose_name_plural,
-            concrete.objects.stale().count(),
+            concrete.objects.filter(**mine).stale().count(),
             reverse(f"admin:vendors_{proxy._meta.model_name}_changelist"),
         )
         for proxy, concrete, _ in QUEUES

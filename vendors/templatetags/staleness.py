@@ -26,3 +26,20 @@ def stale_facts(context):
         "days": settings.FRESHNESS_DAYS,
         "url": next((url for _, count, url in kinds if count), kinds[0][2]),
     }
+
+
+@register.simple_tag(takes_context=True)
+def my_stale_rows(context):
+    """How many of the facts, events and scores this user last verified are stale now."""
+    user = getattr(context.get("request"), "user", None)
+    if user is None or not user.is_authenticated:
+        return None
+    kinds = queue_counts(user, verified_by=user)
+    count = sum(count for _, count, _ in kinds)
+    if not count:
+        return None
+    return {
+        "count": count,
+        "parts": ", ".join(plural(n, label.removesuffix("s")) for label, n, _ in kinds if n),
+        "url": next(url for _, n, url in kinds if n),
+    }
