@@ -10,6 +10,8 @@ import datetime as dt
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from django.db.models import Min, Q
+
 from infra.stored.keys import EVERYTHING
 
 if TYPE_CHECKING:
@@ -93,19 +95,17 @@ def publications() -> list[Publication]:
 
 
 def next_scheduled(now: dt.datetime) -> dt.datetime | None:
-    """When the next version scheduled to go live goes live, of any kind of item, or None.
+    """When the next version scheduled to go live goes live, or the next live one goes off the
+    site (an unpublishing scheduled ahead), of any kind of item, or None. One query per kind.
 
     The page cache (infra.cache) asks it, so that a page cached now is not served past it."""
     moments: list[dt.datetime] = []
     for publication in publications():
-        pending = (
-            publication.version_model.objects.pending(at=now)
-            .order_by("published_at")
-            .values_list("published_at", flat=True)
-            .first()
+        found = publication.version_model.objects.aggregate(
+            goes_live=Min("published_at", filter=Q(published_at__gt=now)),
+            goes_off=Min("superseded_at", filter=Q(superseded_at__gt=now)),
         )
-        if pending is not None:
-            moments.append(pending)
+        moments += [moment for moment in found.values() if moment is not None]
     return min(moments, default=None)
 
 

@@ -193,3 +193,14 @@ def test_a_publisher_reviewing_a_new_profile_sees_a_summary_of_what_it_holds(cli
     assert "2 facts, 0 events, 0 scores, 0 FAQs, citing 1 source." in summary
     assert "Memory: 144 GB HBM3e" in summary and "Without a source: Process." in summary
     assert "1 row never verified" in summary
+
+
+def test_a_cached_list_is_not_served_past_a_scheduled_unpublishing(client, publisher, edited, settings):
+    settings.PAGE_CACHE_ENABLED = True
+    noon = (timezone.localtime() + dt.timedelta(days=1)).replace(hour=12, minute=0, second=0, microsecond=0)
+    with clock(noon):  # a day's pages are cached until midnight at the latest: this is before it
+        services.schedule_unpublish(obj=edited, user=publisher, at=noon + dt.timedelta(hours=1))
+        assert "AWS Trainium" in client.get("/vendors/?sort=name").content.decode()  # cached now
+
+    with clock(noon + dt.timedelta(hours=1, minutes=1)):
+        assert "AWS Trainium" not in client.get("/vendors/?sort=name").content.decode()
