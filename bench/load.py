@@ -174,7 +174,7 @@ end
 """
 
 
-def wrk(url, duration, *, unique=False):
+def wrk(url, duration, *, unique=False, threads=1, connections=CONNECTIONS):
     script = []
     if unique:
         path = Path(tempfile.gettempdir()) / "chipsite-unique.lua"
@@ -182,7 +182,7 @@ def wrk(url, duration, *, unique=False):
         script = ["-s", str(path)]
     headers = [arg for name, value in site_headers().items() for arg in ("-H", f"{name}: {value}")]
     out = subprocess.run(
-        ["wrk", "-t1", f"-c{CONNECTIONS}", f"-d{duration}s", "--latency", *headers, *script, url],
+        ["wrk", f"-t{threads}", f"-c{connections}", f"-d{duration}s", "--latency", *headers, *script, url],
         capture_output=True,
         text=True,
         check=True,
@@ -197,13 +197,19 @@ def wrk(url, duration, *, unique=False):
     return {"rps": rps, "requests": total, "p50": latency["50"], "p99": latency["99"], "errors": errors}
 
 
-def drive(server, urls, duration, *, unique=False):
+def drive(server, urls, duration, *, unique=False, threads=1, connections=CONNECTIONS):
     results = {}
     for name, path in urls.items():
         host = [arg for name, value in site_headers().items() for arg in ("-H", f"{name}: {value}")]
         subprocess.run(["curl", "-s", "-o", "/dev/null", *host, server.url + path], check=True)  # prime
         cpu = server.cpu_seconds()
-        result = wrk(server.url + path, duration, unique=unique and name != "trivial view")
+        result = wrk(
+            server.url + path,
+            duration,
+            unique=unique and name != "trivial view",
+            threads=threads,
+            connections=connections,
+        )
         if result["errors"]:
             raise SystemExit(f"{name}: {result['errors'].group(0)}")
         result["cpu_ms"] = 1000 * (server.cpu_seconds() - cpu) / max(1, result["requests"])

@@ -27,6 +27,7 @@ from load import ROOT, WORKERS, Server, cpu_seconds, drive, free_port, site_head
 
 ANCHOR_SLUG = "aws-trainium"
 ANCHOR_TARGET = 8  # nginx serving the export at least 8 times the trivial view's requests/s
+ANCHOR_LOAD = {"threads": 2, "connections": 32}  # wrk's for both sides of the file anchor
 HIT_TARGET = 0.9  # a stored page after a publish at least 0.9 times the trivial view's requests/s
 FRESH_TARGET = 2.0  # seconds, p99 from a publish's commit to the new bytes, at 10,000 vendors
 EXPORT_TARGET = 600  # seconds for export_site --all at 10,000 vendors on 2 cores
@@ -232,9 +233,11 @@ def file_anchor(server, export_root, *, duration):
         served = httpx.get(nginx.url + path, headers={"Accept-Encoding": "identity"})
         if served.content != page.content or served.headers.get("content-type") != "text/html; charset=utf-8":
             raise SystemExit(f"nginx did not serve {path} from the export as gunicorn answers it")
-        results = drive(server, {"trivial view": "/bench/trivial/"}, duration)
+        # Both at a load that keeps each busy: 4 connections keep gunicorn's 2 sync workers
+        # busy, but leave nginx waiting on the network between answers of 65 KB.
+        results = drive(server, {"trivial view": "/bench/trivial/"}, duration, **ANCHOR_LOAD)
         cpu = cpu_seconds(nginx.process.pid)
-        result = wrk(nginx.url + path, duration)
+        result = wrk(nginx.url + path, duration, **ANCHOR_LOAD)
         if result["errors"]:
             raise SystemExit(f"file anchor: {result['errors'].group(0)}")
         result["cpu_ms"] = 1000 * (cpu_seconds(nginx.process.pid) - cpu) / max(1, result["requests"])

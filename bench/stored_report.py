@@ -1,7 +1,15 @@
 """The stored-pages modes' part of docs/benchmarks.md (bench/stored.py measures them)."""
 
 from load import WORKERS
-from stored import ANCHOR_SLUG, ANCHOR_TARGET, EXPORT_TARGET, FRESH_TARGET, HIT_TARGET, INCREMENTAL_TARGET
+from stored import (
+    ANCHOR_LOAD,
+    ANCHOR_SLUG,
+    ANCHOR_TARGET,
+    EXPORT_TARGET,
+    FRESH_TARGET,
+    HIT_TARGET,
+    INCREMENTAL_TARGET,
+)
 
 
 def percentile(values, percent):
@@ -28,7 +36,10 @@ def anchor_lines(anchor):
     lines += [
         f"nginx ({WORKERS} workers, `infra/nginx/chipsite.conf.template`) sending",
         f"`/vendors/{ANCHOR_SLUG}/` from the folder `export_site --all` wrote, the same bytes gunicorn",
-        "answers from the store, beside the trivial view on gunicorn in the same run. Target: at",
+        "answers from the store, beside the trivial view on gunicorn in the same run, both driven by",
+        f"`wrk -t{ANCHOR_LOAD['threads']} -c{ANCHOR_LOAD['connections']}` (the other tables' 4",
+        "connections keep gunicorn's workers busy but leave nginx waiting on the network between",
+        "answers). Target: at",
         f"least {ANCHOR_TARGET}x the trivial view.",
         "",
         "| answer | bytes | req/s | p50 ms | p99 ms | ratio | CPU ms | target |",
