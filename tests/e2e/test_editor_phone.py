@@ -118,10 +118,9 @@ def test_on_a_phone_each_cards_title_is_visible_and_names_its_row(open_page):
 
 
 def test_on_a_phone_the_staleness_queue_is_cards_with_edit_and_verify_in_reach(open_page):
+    memory = f.make_attribute(name="Memory")
     stale = [
-        f.make_fact(
-            vendor=f.make_vendor(name=name), attribute=f.make_attribute(name="Memory"), verified_on=None
-        )
+        f.make_fact(vendor=f.make_vendor(name=name), attribute=memory, verified_on=None)
         for name in ("AWS Trainium", "Groq")
     ]
     page, _ = sign_in_on_a_phone(open_page)
