@@ -1,8 +1,10 @@
 """Who else has a change page open: “editor2 has this profile open since 19:13”.
 
 Each opening of an item's change page is noted in the shared cache (Redis in production,
-so every app server sees it) for a few minutes; no JavaScript keeps it alive, so an editor
-counts as present for PRESENCE_SECONDS after they last opened or saved the page.
+so every app server sees it). While the page stays open its script (static/js/working-copy.js)
+notes it again every HEARTBEAT_SECONDS, and says when the page closes (``note_left``); an
+editor counts as present until then, or PRESENCE_SECONDS after the last word from their page
+(a browser without the script: after they last opened or saved it).
 """
 
 import datetime as dt
@@ -10,7 +12,8 @@ import datetime as dt
 from django.core.cache import cache
 from django.utils import timezone
 
-PRESENCE_SECONDS = 5 * 60
+HEARTBEAT_SECONDS = 30
+PRESENCE_SECONDS = 3 * HEARTBEAT_SECONDS  # three heartbeats missed: the page is gone
 
 
 def _key(model, object_id):
@@ -35,6 +38,14 @@ def note_open(*, model, object_id, user, now=None):
         (seen["name"], dt.datetime.fromtimestamp(seen["since"], tz=dt.UTC))
         for seen in sorted(others, key=lambda seen: seen["since"])
     ]
+
+
+def note_left(*, model, object_id, user):
+    """``user`` closed the item's page: nobody is told they still have it open."""
+    key = _key(model, object_id)
+    opens = cache.get(key) or {}
+    if opens.pop(str(user.pk), None) is not None:
+        cache.set(key, opens, timeout=PRESENCE_SECONDS)
 
 
 def clock(moment, *, now=None):

@@ -4,7 +4,10 @@ from dataclasses import replace
 
 from django.contrib import messages
 from django.contrib.admin.utils import unquote
+from django.core.exceptions import PermissionDenied
 from django.db import transaction
+from django.http import HttpResponse, HttpResponseNotAllowed, JsonResponse
+from django.urls import path
 from reversion.admin import VersionAdmin
 from reversion.models import Version
 
@@ -16,7 +19,7 @@ from ..admin_input import ValidatesInitial
 from ..diff import describe_changes
 from ..merge import merge_submission
 from ..models import Comment
-from ..presence import clock, note_open
+from ..presence import HEARTBEAT_SECONDS, clock, note_left, note_open
 from ..registry import publication_for
 from ..revisions import latest_version_id, latest_version_id_of
 from .forms import PublishForm, RequestChangesForm, ScheduleForm, SubmitForm, UnpublishAtForm
@@ -55,6 +58,36 @@ class EditorialAdmin(RevisionHistory, WorkflowSteps, StateListing, ValidatesInit
     # Saving the working copy.
 
     item_noun = None  # how the presence message names the item; the model's name when None
+
+    def get_urls(self):
+        info = self.opts.app_label, self.opts.model_name
+        return [
+            path(
+                "<path:object_id>/presence/",
+                self.admin_site.admin_view(self.presence_view),
+                name="{}_{}_presence".format(*info),
+            ),
+            *super().get_urls(),
+        ]
+
+    def presence_view(self, request, object_id):
+        """The open change page's heartbeat (who else has it open, as JSON), or ``leave``."""
+        if request.method != "POST":
+            return HttpResponseNotAllowed(["POST"])
+        obj = self.get_object(request, unquote(object_id))
+        if obj is None or not self.has_view_or_change_permission(request, obj):
+            raise PermissionDenied
+        if request.POST.get("leave"):
+            note_left(model=self.model, object_id=unquote(object_id), user=request.user)
+            return HttpResponse(status=204)
+        others = note_open(model=self.model, object_id=unquote(object_id), user=request.user)
+        return JsonResponse({"others": self._also_here(others)})
+
+    def _also_here(self, others):
+        """“Also here: editor2 has this profile open since 19:13.”, for each of ``others``."""
+        noun = self.item_noun or self.opts.verbose_name
+        # Not led by the name: the admin capitalises a message's first letter.
+        return [f"Also here: {name} has this {noun} open since {clock(since)}." for name, since in others]
 
     def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
         if request.method == "POST" and object_id:
@@ -107,10 +140,8 @@ class EditorialAdmin(RevisionHistory, WorkflowSteps, StateListing, ValidatesInit
     def _say_who_else_has_it_open(self, request, object_id):
         others = note_open(model=self.model, object_id=unquote(object_id), user=request.user)
         if request.method == "GET":
-            noun = self.item_noun or self.opts.verbose_name
-            for name, since in others:
-                # Not led by the name: the admin capitalises a message's first letter.
-                messages.info(request, f"Also here: {name} has this {noun} open since {clock(since)}.")
+            for text in self._also_here(others):
+                messages.info(request, text)
 
     def get_formset_kwargs(self, request, obj, inline, prefix):
         kwargs = super().get_formset_kwargs(request, obj, inline, prefix)
@@ -130,6 +161,7 @@ class EditorialAdmin(RevisionHistory, WorkflowSteps, StateListing, ValidatesInit
         return super().get_inline_formsets(request, formsets, inline_instances, obj)
 
     def render_change_form(self, request, context, add=False, change=False, form_url="", obj=None):
+        context["presence_heartbeat_seconds"] = HEARTBEAT_SECONDS  # static/js/working-copy.js
         if obj is not None and obj.pk:
             live = services.live_version(obj)
             pending = services.pending_version(obj)

@@ -89,3 +89,65 @@ def test_on_a_phone_a_comparisons_assessment_is_marked_and_saved_without_scrolli
     expect(page.get_by_text("was changed successfully")).to_be_visible()
     assert comparison.assessments.get().mark == 4
     assert watcher.foreign_requests == [] and watcher.failed_requests == []
+
+
+def inside_the_screen(box):
+    return box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+
+
+def test_on_a_phone_each_cards_title_is_visible_and_names_its_row(open_page):
+    vendor = f.make_vendor(name="AWS Trainium")
+    fact = f.make_fact(vendor=vendor, attribute=f.make_attribute(name="Memory"), value="144 GB HBM3e")
+    event = f.make_event(vendor=vendor, text="Trainium3 generally available.")
+    score = f.make_score(vendor=vendor, axis=f.make_axis(name="Software"), value=3)
+    page, _ = sign_in_on_a_phone(open_page)
+
+    page.goto(f.admin_change_url(vendor))
+
+    for row, named in (
+        (f"#fact-{fact.pk}", "Memory"),
+        (f"#event-{event.pk}", "Jan 2026"),
+        (f"#score-{score.pk}", "Software"),
+    ):
+        title = page.locator(row)
+        title.scroll_into_view_if_needed()
+        box = title.bounding_box()
+        assert box["width"] > PHONE["width"] / 2 and inside_the_screen(box), (row, box)
+        assert named in title.inner_text()
+        assert title.locator("p").is_visible()
+
+
+def test_on_a_phone_the_staleness_queue_is_cards_with_edit_and_verify_in_reach(open_page):
+    memory = f.make_attribute(name="Memory")
+    stale = [
+        f.make_fact(vendor=f.make_vendor(name=name), attribute=memory, verified_on=None)
+        for name in ("AWS Trainium", "Groq")
+    ]
+    page, _ = sign_in_on_a_phone(open_page)
+
+    page.goto("/admin/vendors/stalefact/")
+
+    assert not page.evaluate("document.scrollingElement.scrollWidth > document.scrollingElement.clientWidth")
+    cards = page.locator("#result_list tbody tr")
+    assert cards.count() == 2
+    for n, name in enumerate(["AWS Trainium", "Groq"]):
+        card = cards.nth(n)
+        card.scroll_into_view_if_needed()
+        card_box = card.bounding_box()
+        assert inside_the_screen(card_box)
+        vendor = card.locator("td.field-vendor")
+        assert vendor.inner_text() == name and vendor.is_visible()
+        for control in (
+            card.get_by_role("link", name="Edit"),
+            card.get_by_role("button", name="Mark verified today"),
+        ):
+            box = control.bounding_box()
+            assert inside_the_screen(box), box
+            # In the same card as the vendor's name: nobody has to scroll away from it to act.
+            assert (
+                card_box["y"] <= box["y"] and box["y"] + box["height"] <= card_box["y"] + card_box["height"]
+            )
+    cards.nth(0).get_by_role("button", name="Mark verified today").click()
+    expect(page.get_by_text("Marked 1 fact verified today")).to_be_visible()
+    stale[0].refresh_from_db()
+    assert stale[0].verified_on is not None

@@ -226,6 +226,42 @@ def test_an_opening_older_than_a_few_minutes_is_forgotten(profile, alice, bob, m
     assert not any("alice has" in m for m in messages_of(bob.get(change_url(profile))))
 
 
+def presence_url(profile):
+    return f"/admin/vendors/vendor/{profile.pk}/presence/"
+
+
+def test_an_open_page_keeps_its_editor_present_past_the_window_while_it_beats(
+    profile, alice, bob, monkeypatch
+):
+    start = timezone.now()
+    alice.get(change_url(profile))
+    for beat in range(1, 5):  # two minutes of heartbeats: well past the window of one opening
+        moment = start + timezone.timedelta(seconds=beat * 30)
+        monkeypatch.setattr("editorial.presence.timezone.now", lambda moment=moment: moment)
+        assert alice.post(presence_url(profile)).status_code == 200
+    answer = bob.post(presence_url(profile)).json()
+    assert [line.split(" since ")[0] for line in answer["others"]] == [
+        "Also here: alice has this profile open"
+    ]
+
+
+def test_a_page_that_closes_says_so_and_nobody_is_told_it_is_still_open(profile, alice, bob):
+    alice.get(change_url(profile))
+    assert any("alice has" in line for line in bob.post(presence_url(profile)).json()["others"])
+
+    assert alice.post(presence_url(profile), {"leave": "1"}).status_code == 204
+
+    assert not any("alice has" in line for line in bob.post(presence_url(profile)).json()["others"])
+    assert not any("alice has" in m for m in messages_of(bob.get(change_url(profile))))
+
+
+def test_the_heartbeat_is_a_post_by_someone_who_may_see_the_item(profile, alice, client, django_user_model):
+    assert alice.get(presence_url(profile)).status_code == 405
+    stranger = django_user_model.objects.create_user("stranger", password="pw", is_staff=True)
+    client.force_login(stranger)
+    assert client.post(presence_url(profile)).status_code == 403
+
+
 def test_a_comparisons_different_fields_merge(admin_client):
     comparison = f.make_comparison(vendors=[f.make_vendor(), f.make_vendor()], intro="Old intro")
 

@@ -1,0 +1,68 @@
+"""A change page in a real Chromium keeps what was typed across a reload (localStorage), and
+says when it closes, so that “Also here: …” names only who has the page open now."""
+
+import time
+
+import pytest
+from django.core.cache import cache
+from playwright.sync_api import expect
+
+from tests import factories as f
+from tests.e2e.conftest import sign_in
+from vendors.models import Vendor
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def test_what_was_typed_and_not_saved_is_offered_back_after_a_reload_then_saved(open_page):
+    vendor = f.make_vendor(name="AWS Trainium", summary="The summary as saved.")
+    page, watcher = sign_in(open_page, username="autosaver", viewport={"width": 1280, "height": 900})
+    page.goto(f.admin_change_url(vendor))
+    page.fill("#id_summary", "Typed, never saved: the browser crashed.")
+    page.wait_for_timeout(800)  # the page keeps it a moment after the last key
+
+    page.reload()
+
+    expect(page.get_by_text("Restore unsaved changes?")).to_be_visible()
+    assert page.input_value("#id_summary") == "The summary as saved."  # nothing restored unasked
+    page.get_by_role("button", name="Restore unsaved changes").click()
+    assert page.input_value("#id_summary") == "Typed, never saved: the browser crashed."
+    page.get_by_role("button", name="Save and continue editing").click()
+    expect(page.get_by_text("was changed successfully")).to_be_visible()
+    vendor.refresh_from_db()
+    assert vendor.summary == "Typed, never saved: the browser crashed."
+    assert page.evaluate("Object.keys(localStorage).filter((k) => k.startsWith('chipsite:unsaved:'))") == []
+    expect(page.get_by_text("Restore unsaved changes?")).to_have_count(0)
+    assert watcher.failed_requests == []
+
+
+def test_discarding_the_offer_forgets_what_was_typed(open_page):
+    vendor = f.make_vendor(name="Groq", summary="As saved.")
+    page, _ = sign_in(open_page, username="discarder", viewport={"width": 1280, "height": 900})
+    page.goto(f.admin_change_url(vendor))
+    page.fill("#id_summary", "A thought not worth keeping.")
+    page.wait_for_timeout(800)
+    page.reload()
+
+    page.get_by_role("button", name="Discard them").click()
+    page.reload()
+
+    expect(page.get_by_text("Restore unsaved changes?")).to_have_count(0)
+    assert page.input_value("#id_summary") == "As saved."
+
+
+def test_leaving_the_page_clears_the_editors_presence(open_page):
+    vendor = f.make_vendor(name="Cerebras")
+    page, _ = sign_in(open_page, username="leaver", viewport={"width": 1280, "height": 900})
+    page.goto(f.admin_change_url(vendor))
+    key = f"editorial:open:vendors.vendor:{vendor.pk}"
+    assert [seen["name"] for seen in (cache.get(key) or {}).values()] == ["leaver"]
+
+    page.goto("/admin/")  # the page goes: its script says so as it does
+
+    for _ in range(50):
+        if not (cache.get(key) or {}):
+            break
+        time.sleep(0.1)
+    assert (cache.get(key) or {}) == {}
+    assert Vendor.objects.filter(pk=vendor.pk).exists()
