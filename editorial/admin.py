@@ -6,7 +6,7 @@ from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.html import format_html
 
-from infra.admin import SuperusersOnly
+from infra.admin import ReadOnly, SuperusersOnly
 
 from .models import Notification, NotificationSetting
 
@@ -60,7 +60,7 @@ class StatusFilter(admin.SimpleListFilter):
 
 
 @admin.register(Notification)
-class NotificationAdmin(SuperusersOnly, admin.ModelAdmin):
+class NotificationAdmin(SuperusersOnly, ReadOnly, admin.ModelAdmin):
     """Every message, sent or waiting: one that failed says why, and is retried every minute."""
 
     list_display = ["__str__", "created_at", "status"]
@@ -78,15 +78,6 @@ class NotificationAdmin(SuperusersOnly, admin.ModelAdmin):
         "last_error",
     ]
     fields = readonly_fields
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
     @admin.display(description="status")
     def status(self, obj):

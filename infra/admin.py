@@ -19,6 +19,19 @@ class SuperusersOnly:
         return request.user.is_active and request.user.is_superuser
 
 
+class ReadOnly:
+    """Nothing is added, changed or deleted here: a record the site writes itself."""
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
 admin.site.unregister(AccessAttempt)
 
 
@@ -77,7 +90,7 @@ class SignInFailuresAdmin(SuperusersOnly, AccessAttemptAdmin):
 
 
 @admin.register(SecurityEvent)
-class SecurityEventAdmin(SuperusersOnly, admin.ModelAdmin):
+class SecurityEventAdmin(SuperusersOnly, ReadOnly, admin.ModelAdmin):
     """Read only: the log is evidence, so nobody edits or deletes it here."""
 
     list_display = ["at", "__str__", "actor", "ip_address", "detail"]
@@ -87,15 +100,6 @@ class SecurityEventAdmin(SuperusersOnly, admin.ModelAdmin):
     date_hierarchy = "at"
     fields = ["at", "kind", "user", "username", "actor", "ip_address", "detail"]
     readonly_fields = fields
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 class FailedRender(admin.SimpleListFilter):
@@ -114,7 +118,7 @@ class FailedRender(admin.SimpleListFilter):
 
 
 @admin.register(StoredPage)
-class StoredPageAdmin(admin.ModelAdmin):
+class StoredPageAdmin(ReadOnly, admin.ModelAdmin):
     """The public pages as stored (infra/stored/), for every staff member to read: which
     render failed and why (the previous page is still served), failures first. Nothing here
     is edited: pages are rendered when what they show changes."""
@@ -151,12 +155,3 @@ class StoredPageAdmin(admin.ModelAdmin):
 
     def has_view_permission(self, request, obj=None):
         return request.user.is_active and request.user.is_staff
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
