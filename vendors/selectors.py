@@ -162,8 +162,18 @@ class Profile:
     score_history: list[str] = field(default_factory=list)
 
     @property
-    def events_year(self) -> int | None:
-        return max((event.date.year for event in self.events if event.date), default=None)
+    def events_heading(self) -> str:
+        """The "What changed" heading, naming the years its events span: "in 2026", "in
+        2025 and 2026", "from 2022 to 2026" (never one year over an event of another)."""
+        years = sorted({event.date.year for event in self.events if event.date})
+        if not years:
+            return "What changed"
+        first, last = years[0], years[-1]
+        if first == last:
+            return f"What changed in {last}"
+        if last == first + 1:
+            return f"What changed in {first} and {last}"
+        return f"What changed from {first} to {last}"
 
     @property
     def has_scores(self) -> bool:

@@ -68,6 +68,9 @@ class TestReferenceProfile:
             "In the same lane (hyperscaler custom silicon):",
             "In other lanes:",
             "Key Takeaways",
+            # The reference heads its Dec 2025 and 2026 events "What changed in 2026"; the page
+            # names the years they span (test_what_changed_names_the_years_its_events_span).
+            "What changed in 2026",
         }
         for line in REFERENCE_TEXT.splitlines():
             line = line.strip()
@@ -94,7 +97,7 @@ class TestReferenceProfile:
         assert headings == [
             "Key takeaways",
             "At a glance",
-            "What changed in 2026",
+            "What changed in 2025 and 2026",
             "Scores",
             "Verdict",
             "Alternatives",
@@ -140,6 +143,24 @@ class TestReferenceProfile:
         every = set(footnoted(page))
         listed = re.findall(r'<li id="(source-\d+)"><a href="https://', page)
         assert every == set(listed) and len(listed) == 34
+
+
+@pytest.mark.parametrize(
+    "dates, heading",
+    [
+        ([dt.date(2026, 3, 1)], "What changed in 2026"),
+        ([dt.date(2024, 6, 1), dt.date(2025, 1, 1)], "What changed in 2024 and 2025"),
+        ([dt.date(2026, 2, 1), dt.date(2022, 5, 1), dt.date(2024, 1, 1)], "What changed from 2022 to 2026"),
+    ],
+)
+def test_what_changed_names_the_years_its_events_span(client, dates, heading):
+    vendor = make_vendor()
+    for date in dates:
+        make_event(vendor=vendor, date=date)
+    publish(vendor)
+    page = client.get(vendor.get_absolute_url()).content.decode()
+    assert f'<h2 id="changes">{heading}</h2>' in page
+    assert f'<a href="#changes">{heading}</a>' in page  # the page's menu says the same
 
 
 def test_footnote_markers_link_to_existing_source_entries(client):
