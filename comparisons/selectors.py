@@ -48,6 +48,7 @@ class Row:
     cells: list[Cell]
     note: str = ""
     group: str = "glance"  # "glance", "scores", "lane" or "criteria": the table's sections
+    criterion_id: int | None = None  # a criterion's row: which (a preview marks it when changed)
 
 
 def mark_leaders(row: Row) -> Row:
@@ -175,6 +176,7 @@ def _criterion_row(
             [Cell(items=list(c.items)) for c in cells],
             note=criterion.attribute.name,
             group="criteria",
+            criterion_id=criterion.id,
         )
     if criterion.axis:
         cells = by_axis.get(criterion.axis.pk, [Cell() for _ in vendors])
@@ -185,13 +187,14 @@ def _criterion_row(
                 [Cell(items=list(c.items)) for c in cells],
                 note=criterion.axis.name,
                 group="criteria",
+                criterion_id=criterion.id,
             )
         )
     cells = [Cell() for _ in vendors]
     for assessment in criterion.assessments:
         if assessment.vendor_id in column:
             cells[column[assessment.vendor_id]].items.append(assessment)
-    return mark_leaders(Row(criterion.name, "assessment", cells, group="criteria"))
+    return mark_leaders(Row(criterion.name, "assessment", cells, group="criteria", criterion_id=criterion.id))
 
 
 def live_comparison(*, slug: str) -> ComparisonVersion | None:

@@ -51,7 +51,14 @@ class ComparisonDetailView(PublishedPageMixin, TemplateView):
         else:
             page = comparison_document_of(version)
         table = selectors.editorial_table(page)
-        context.update(comparison=page, table=table, **self.preview_context(working, version))
+        live = version if working is not None and version and version.item_id == working.pk else None
+        context.update(
+            comparison=page,
+            table=table,
+            # A preview marks what the working copy changes against the live version.
+            changes=page.changes_from(comparison_document_of(live)) if live else None,
+            **self.preview_context(working, version),
+        )
         if working is None:  # what visitors see: citable, described for search engines
             context.update(
                 citation=comparison_citation(version, page, table, request=self.request),

@@ -14,6 +14,7 @@ from django.apps import apps
 from django.db import models
 from django.utils import timezone
 from django.utils.formats import date_format
+from django.utils.text import capfirst
 from reversion.models import Version
 
 SHORT = 80  # longer texts read "changed" rather than old -> new
@@ -180,8 +181,11 @@ def describe_changes(obj, old_version_id, new_version_id, *, skip=SKIP):
     root = f"{obj._meta.app_label}.{obj._meta.model_name}"
     old_root = before.get(root, {}).get(str(obj.pk), {})
     new_root = after.get(root, {}).get(str(obj.pk), {})
-    if old_root:
-        lines += _describe_row_change(type(obj), Kind("", ""), old_root, new_root, names, skip)
+    if old_root:  # the item's own fields, each a line of its own: “Summary changed”
+        lines += [
+            capfirst(part)
+            for part in _describe_row_change(type(obj), Kind("", ""), old_root, new_root, names, skip)
+        ]
     for label in sorted(set(before) | set(after)):
         if label == root:
             continue

@@ -55,9 +55,10 @@ def absolute(path: str) -> str:
     return settings.SITE_URL.rstrip("/") + path
 
 
-def change_page(obj: Editable) -> str:
+def change_page(obj: Editable, *, page: str = "change") -> str:
+    """The item's change page in the admin, or another of its admin pages (``preview``)."""
     opts = obj._meta
-    return absolute(reverse(f"admin:{opts.app_label}_{opts.model_name}_change", args=[obj.pk]))
+    return absolute(reverse(f"admin:{opts.app_label}_{opts.model_name}_{page}", args=[obj.pk]))
 
 
 def publishers_of(obj: Editable) -> list[User]:
@@ -108,7 +109,10 @@ def submitted(*, obj: Editable, by: User, message: str) -> None:
         users=publishers_of(obj),
         leave_out=by,
         subject=f"Waiting for your review: {obj}",
-        body=_sign(f"{by} submitted “{obj}” for review.{said}\n\nReview it: {change_page(obj)}"),
+        body=_sign(
+            f"{by} submitted “{obj}” for review.{said}\n\nReview it: {change_page(obj)}\n"
+            f"The working copy beside the live page: {change_page(obj, page='preview')}"
+        ),
     )
 
 

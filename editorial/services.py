@@ -184,6 +184,19 @@ def publish(
     return version
 
 
+def unpublished_changes(
+    obj: Editable, *, live: PublishedVersion | None, pending: PublishedVersion | None
+) -> list[str]:
+    """What the working copy changes against the version visitors get next (the scheduled one,
+    else the live one), in lines such as “Memory: 96 GB -> 144 GB”; [] when it changes nothing."""
+    basis = pending or live
+    if basis is None or not obj.has_unpublished_changes or not basis.source_version_id:
+        return []
+    if not Version.objects.filter(pk=basis.source_version_id).exists():
+        return []
+    return describe_changes(obj, basis.source_version_id, latest_version_id(obj))
+
+
 def _changes(obj: Editable, previous: PublishedVersion | None, revision_id: int) -> list[str]:
     if previous is None or not previous.source_version_id:
         return []

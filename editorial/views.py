@@ -5,10 +5,16 @@ instead whenever that is not what visitors see (a draft, a scheduled item, unpub
 changes), with a banner that names its state; such responses are sent
 ``Cache-Control: private, no-store`` so no shared cache keeps them. ``?live`` shows
 such a user the live version, as visitors see it.
+
+The admin's side-by-side preview (editorial.workflow.preview) frames both: with ``?frame``,
+a user who may preview gets either page framable by the site itself (``frame-ancestors
+'self'``, private), and every other response stays unframable.
 """
 
+from django.conf import settings
 from django.http import Http404
 from django.utils.cache import add_never_cache_headers, patch_cache_control
+from django.utils.csp import CSP
 
 from . import services
 
@@ -47,7 +53,11 @@ class PublishedPageMixin:
 
     def render_to_response(self, context, **kwargs):
         response = super().render_to_response(context, **kwargs)
-        if context.get("is_preview"):
+        framed = "frame" in self.request.GET and self.can_preview()
+        if context.get("is_preview") or framed:
             add_never_cache_headers(response)
             patch_cache_control(response, private=True, no_store=True)
+        if framed:
+            response._csp_config = {**settings.SECURE_CSP, "frame-ancestors": [CSP.SELF]}
+            response.headers["X-Frame-Options"] = "SAMEORIGIN"
         return response

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final, Literal, Protocol, Self
 
 from django.conf import settings
@@ -234,6 +235,28 @@ class HasAxis(Protocol):
     pk: int
 
 
+@dataclass(frozen=True)
+class Changes:
+    """A working copy's differences from the live document, as its preview marks them:
+    ``rows`` is {list name: {row id: "new" or "changed"}} (``facts``, ``events``, ...),
+    ``fields`` the names of the item's own fields that differ, ``removed`` the rows gone."""
+
+    rows: dict[str, dict[int, str]] = field(default_factory=dict)
+    fields: frozenset[str] = frozenset()
+    removed: int = 0
+
+    def of(self, kind: str, pk: int | None = None) -> str:
+        """ "new", "changed" or "" for row ``pk`` of the list ``kind`` ("facts"), or for the
+        item's own field ``kind`` ("summary") when no ``pk`` is given."""
+        if pk is None:
+            return "changed" if kind in self.fields else ""
+        return self.rows.get(kind, {}).get(pk, "")
+
+    @property
+    def count(self) -> int:
+        return sum(len(marks) for marks in self.rows.values()) + len(self.fields) + self.removed
+
+
 class PublishedDocument(Part):
     """What every kind of published document is (profiles here, comparisons in their app):
     schema 2, the sources it cites by id, and rows that cite them. On read each row gets its
@@ -300,6 +323,30 @@ class PublishedDocument(Part):
         if not days_due:
             return None
         return dt.datetime.combine(min(days_due), dt.time.min, tzinfo=timezone.get_current_timezone())
+
+    def changes_from(self, live: Self | None) -> Changes:
+        """What a preview of this working copy marks against the live document ``live``:
+        each list of rows by id (new or changed), and the fields of its own part that differ."""
+        if live is None:
+            return Changes()
+        rows: dict[str, dict[int, str]] = {}
+        fields: set[str] = set()
+        removed = 0
+        for name in type(self).model_fields:
+            mine, theirs = getattr(self, name), getattr(live, name)
+            if isinstance(mine, Part) and isinstance(theirs, Part):
+                old, new = theirs.model_dump(), mine.model_dump()
+                fields |= {key for key in new if new[key] != old.get(key)}
+            elif isinstance(mine, list) and all(hasattr(row, "id") for row in [*mine, *theirs]):
+                before = {row.id: row.model_dump() for row in theirs}
+                now = {row.id: row.model_dump() for row in mine}
+                rows[name] = {
+                    pk: "new" if pk not in before else "changed"
+                    for pk, dump in now.items()
+                    if before.get(pk) != dump
+                }
+                removed += len(before.keys() - now.keys())
+        return Changes(rows=rows, fields=frozenset(fields), removed=removed)
 
     @staticmethod
     def cited_by(rows: Iterable[Any]) -> dict[int, Any]:

@@ -41,6 +41,8 @@ class VendorDetailView(PublishedPageMixin, TemplateView):
             vendor_id=vendor_id,
             profile=profile,
             site=selectors.site_settings(),
+            # A preview marks what the working copy changes against the live version.
+            changes=document.changes_from(document_of(live)) if working is not None and live else None,
             **self.preview_context(working, version),
         )
         if live and working is None:  # what visitors see: citable, described for search engines

@@ -9,27 +9,28 @@ from django.db import transaction
 from django.http import HttpResponse, HttpResponseNotAllowed, JsonResponse
 from django.urls import path
 from reversion.admin import VersionAdmin
-from reversion.models import Version
 
 from infra import stored
 from infra.cache import content_changed
 
 from .. import services
 from ..admin_input import ValidatesInitial
-from ..diff import describe_changes
 from ..merge import merge_submission
 from ..models import Comment
 from ..presence import HEARTBEAT_SECONDS, clock, note_left, note_open
 from ..registry import publication_for
-from ..revisions import latest_version_id, latest_version_id_of
+from ..revisions import latest_version_id_of
 from .forms import PublishForm, RequestChangesForm, ScheduleForm, SubmitForm, UnpublishAtForm
 from .history import RevisionHistory
 from .listing import StateListing
+from .preview import SideBySide
 from .saving import Submission, saving, submission_for
 from .steps import WorkflowSteps
 
 
-class EditorialAdmin(RevisionHistory, WorkflowSteps, StateListing, ValidatesInitial, VersionAdmin):
+class EditorialAdmin(
+    RevisionHistory, SideBySide, WorkflowSteps, StateListing, ValidatesInitial, VersionAdmin
+):
     """Publishing, roles, revisions and the edit guard for a ModelAdmin whose form is an EditorialForm."""
 
     change_form_template = "admin/editorial/change_form.html"
@@ -165,18 +166,13 @@ class EditorialAdmin(RevisionHistory, WorkflowSteps, StateListing, ValidatesInit
         if obj is not None and obj.pk:
             live = services.live_version(obj)
             pending = services.pending_version(obj)
-            basis = pending or live
             context.update(
                 workflow_state=services.state(obj),
                 live_version=live,
                 pending_version=pending,
                 can_publish=self.has_publish_permission(request),
                 can_submit=self.has_change_permission(request, obj),
-                pending_changes=(
-                    describe_changes(obj, basis.source_version_id, latest_version_id(obj))
-                    if basis and obj.has_unpublished_changes and _exists(basis.source_version_id)
-                    else []
-                ),
+                pending_changes=services.unpublished_changes(obj, live=live, pending=pending),
                 publish_form=PublishForm(),
                 schedule_form=ScheduleForm(),
                 submit_form=SubmitForm(),
@@ -239,7 +235,3 @@ class EditorialAdmin(RevisionHistory, WorkflowSteps, StateListing, ValidatesInit
 
         if is_active():
             set_comment((request.POST.get("revision_comment") or "").strip()[:200])
-
-
-def _exists(version_id):
-    return bool(version_id) and Version.objects.filter(pk=version_id).exists()
