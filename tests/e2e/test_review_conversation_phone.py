@@ -89,7 +89,8 @@ def test_on_a_phone_a_change_goes_to_review_comes_back_with_a_comment_and_is_res
     expect(my_work).to_contain_text("Returned to me (1)")
     expect(my_work).to_contain_text("Cite the Trn3 spec sheet for 288 GB.")
     editor.screenshot(path=SCREENSHOTS / "my-work-phone.png", full_page=False)
-    my_work.get_by_role("row", name=re.compile("Cite the Trn3")).get_by_role("link", name="AWS Trainium").click()
+    returned_row = my_work.get_by_role("row", name=re.compile("Cite the Trn3"))
+    returned_row.get_by_role("link", name="AWS Trainium").click()
     edit_memory(editor, "288 GB HBM3e", "288 GB HBM3e (Trn3 spec sheet)")
     editor.get_by_role("button", name="Submit for review").click()
     expect(editor.get_by_role("heading", name="Publishing: Waiting for review")).to_be_visible()
@@ -101,7 +102,8 @@ def test_on_a_phone_a_change_goes_to_review_comes_back_with_a_comment_and_is_res
 
 def test_on_a_wide_screen_the_live_page_and_the_working_copy_sit_side_by_side(open_page):
     load_demo()
-    editor, _ = signed_in(open_page, group="Editor", username="alice", viewport={"width": 1280, "height": 900})
+    wide = {"viewport": {"width": 1280, "height": 900}}
+    editor, _ = signed_in(open_page, group="Editor", username="alice", **wide)
     editor.goto("/admin/vendors/vendor/")
     editor.get_by_role("link", name="AWS Trainium").click()
     edit_memory(editor, "144 GB", "288 GB")

@@ -72,7 +72,8 @@ def test_the_framed_working_copy_marks_what_changed_and_nothing_else(client, pub
     assert re.search(r'>144 GB HBM3e.*?<span class="change-mark change-changed">Changed</span></p>', html)
     event = Event.objects.get(vendor=edited)
     assert re.search(
-        rf'<li id="event-{event.pk}">.*?Trainium3 ships\..*?<span class="change-mark change-new">New</span></li>',
+        rf'<li id="event-{event.pk}">.*?Trainium3 ships\.'
+        r'.*?<span class="change-mark change-new">New</span></li>',
         html,
     )
     assert "5 nm" in html and html.count('class="change-mark') == 2  # the unchanged fact is unmarked
