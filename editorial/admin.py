@@ -55,7 +55,7 @@ class StatusFilter(admin.SimpleListFilter):
         if self.value() == "waiting":
             return queryset.unsent()
         if self.value() == "failed":
-            return queryset.unsent().filter(attempts__gt=0)
+            return queryset.failing()
         return queryset
 
 

@@ -225,6 +225,10 @@ class NotificationQuerySet(models.QuerySet["Notification"]):
     def unsent(self) -> Self:
         return self.filter(sent_at__isnull=True)
 
+    def failing(self) -> Self:
+        """Tried and not sent yet (the mail server refused or was away): retried every minute."""
+        return self.unsent().filter(attempts__gt=0)
+
 
 class Notification(models.Model):
     """One message to one user: sent at once (``digest`` False), retried until it goes, or held

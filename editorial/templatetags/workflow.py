@@ -7,6 +7,8 @@
   comment, newest first, until the comment is resolved. Two queries.
 - ``{% my_drafts as drafts %}``: items whose latest revision is this user's and that have
   unpublished changes not submitted for review. One query per kind of item.
+- ``{% failing_mail as failing %}``: for those who may see the outbox, how many e-mails the mail
+  server refused and are being retried, with the outbox's address. One query.
 """
 
 from django import template
@@ -16,7 +18,7 @@ from django.db.models.functions import Cast
 from django.urls import reverse
 from reversion.models import Version
 
-from editorial.models import Comment
+from editorial.models import Comment, Notification
 from editorial.registry import publications
 from editorial.services import State, with_state
 
@@ -105,3 +107,15 @@ def my_drafts(context):
         )
         drafts += [{"item": item, "noun": opts.verbose_name, "url": _change_url(item)} for item in items]
     return drafts
+
+
+@register.simple_tag(takes_context=True)
+def failing_mail(context):
+    request = context.get("request")
+    user = getattr(request, "user", None)
+    if user is None or not (user.is_active and user.is_superuser):  # the outbox is theirs only
+        return None
+    count = Notification.objects.failing().count()
+    if not count:
+        return None
+    return {"count": count, "url": reverse("admin:editorial_notification_changelist") + "?status=failed"}

@@ -6,6 +6,7 @@ import socket
 import pytest
 from aiosmtpd.controller import Controller
 from django.core import mail
+from django.utils import timezone
 
 from editorial import notifications, services
 from editorial.models import Notification, NotificationSetting
@@ -103,7 +104,6 @@ def test_each_user_chooses_each_a_digest_or_none(people, edited, django_capture_
 
 
 def test_the_daily_digest_lists_an_editors_stale_rows_and_dead_sources(people):
-    from django.utils import timezone
 
     vendor = f.make_vendor(name="Groq")
     dead = f.make_source(title="LPU spec sheet", url="https://groq.example/lpu")
@@ -191,6 +191,22 @@ def test_the_admin_lists_a_message_that_failed_and_why(admin_client, people):
     )  # fmt: skip
     page = admin_client.get("/admin/editorial/notification/?status=failed").content.decode()
     assert "Not sent after 3 tries" in page and "Connection refused" in page
+
+
+def test_the_admin_home_tells_superusers_that_mail_is_failing_and_editors_nothing(
+    client, admin_client, people
+):
+    Notification.objects.create(
+        recipient=people["pat"], subject="Waiting for your review: X", body="…", attempts=2,
+        last_error="ConnectionRefusedError: [Errno 111] Connection refused",
+    )  # fmt: skip
+    Notification.objects.create(recipient=people["pat"], subject="Sent", body="…", attempts=1,
+                                sent_at=timezone.now())  # fmt: skip
+
+    home = admin_client.get("/admin/").content.decode()
+    assert '<a href="/admin/editorial/notification/?status=failed">1 e-mail to editors not sent</a>' in home
+    client.force_login(people["editor"])
+    assert "not sent" not in client.get("/admin/").content.decode()
 
 
 def test_a_user_sets_how_they_hear_on_their_own_settings_page(client, people):
