@@ -104,7 +104,6 @@ def test_each_user_chooses_each_a_digest_or_none(people, edited, django_capture_
 
 
 def test_the_daily_digest_lists_an_editors_stale_rows_and_dead_sources(people):
-
     vendor = f.make_vendor(name="Groq")
     dead = f.make_source(title="LPU spec sheet", url="https://groq.example/lpu")
     f.make_fact(
