@@ -88,8 +88,11 @@ def test_on_a_phone_a_change_goes_to_review_comes_back_with_a_comment_and_is_res
     my_work = editor.locator(".my-work")
     expect(my_work).to_contain_text("Returned to me (1)")
     expect(my_work).to_contain_text("Cite the Trn3 spec sheet for 288 GB.")
-    editor.screenshot(path=SCREENSHOTS / "my-work-phone.png", full_page=False)
     returned_row = my_work.get_by_role("row", name=re.compile("Cite the Trn3"))
+    for cell in returned_row.locator("th, td").all():  # a card: every cell on screen, none squeezed
+        box = cell.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 390 and box["width"] > 200
+    editor.screenshot(path=SCREENSHOTS / "my-work-phone.png", full_page=False)
     returned_row.get_by_role("link", name="AWS Trainium").click()
     edit_memory(editor, "288 GB HBM3e", "288 GB HBM3e (Trn3 spec sheet)")
     editor.get_by_role("button", name="Submit for review").click()
