@@ -188,6 +188,12 @@ def showing(keys: Iterable[str]) -> list[str]:
     )
 
 
+def worker_jobs() -> int:
+    """Processes a task renders with: STORED_PAGES_RENDER_JOBS in a worker, one when tasks run
+    in the web process that enqueued them (a request never forks)."""
+    return settings.STORED_PAGES_RENDER_JOBS if has_worker() else 1
+
+
 @task()
 def render_showing(keys: list[str], paths: list[str]) -> dict[str, int]:
     """The task a change enqueues: render again what shows ``keys``, and ``paths``. Running it
@@ -199,7 +205,7 @@ def render_showing(keys: list[str], paths: list[str]) -> dict[str, int]:
     if has_worker():  # the sweep builds them; a visitor meanwhile gets the previous bytes
         StoredPage.objects.filter(path__in=due).update(until=timezone.now())
         affected = [path for path in affected if path not in set(due)]
-    return render(affected).counts()
+    return render(affected, jobs=worker_jobs()).counts()
 
 
 def changed(keys: Iterable[str], *, paths: Iterable[str] = ()) -> None:
@@ -241,7 +247,7 @@ def changed_everywhere() -> None:
 
 
 @task()
-def render_due(jobs: int = 1) -> dict[str, int]:
+def render_due(jobs: int = 0) -> dict[str, int]:
     """The periodic sweep (every STORED_PAGES_SWEEP_SECONDS): pages whose time has come (a
     scheduled version, a row turning stale at midnight, the whole-site file marked due) or made
     by another release, rendered before a visitor asks."""
@@ -250,23 +256,23 @@ def render_due(jobs: int = 1) -> dict[str, int]:
     stored = StoredPage.objects.all()
     due = list(stored.filter(until__lte=timezone.now()).values_list("path", flat=True))
     due += list(stored.exclude(release=settings.RELEASE).values_list("path", flat=True))
-    return render(due, jobs=jobs).counts()
+    return render(due, jobs=jobs or worker_jobs()).counts()
 
 
 @task()
-def render_missing(jobs: int = 1) -> dict[str, int]:
+def render_missing(jobs: int = 0) -> dict[str, int]:
     """Addresses the site has that were never stored (a vendor whose scheduled first version
     went live, a store just emptied): every address listed, those without a page rendered."""
     from ..models import StoredPage
 
     known = set(StoredPage.objects.values_list("path", flat=True))
-    return render([path for path in every_path() if path not in known], jobs=jobs).counts()
+    return render([path for path in every_path() if path not in known], jobs=jobs or worker_jobs()).counts()
 
 
 @task()
-def render_expired(jobs: int = 1) -> dict[str, int]:
+def render_expired(jobs: int = 0) -> dict[str, int]:
     """Everything a full sweep renders: what is due, then what is missing (``jobs`` processes
-    at once: see ``render``)."""
+    at once: see ``render``; 0 for the worker's own, ``worker_jobs``)."""
     due, missing = render_due.call(jobs), render_missing.call(jobs)
     return {name: due[name] + missing[name] for name in due}
 

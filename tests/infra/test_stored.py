@@ -468,3 +468,20 @@ def test_a_new_version_leaves_the_pages_of_older_versions_as_they_were(stored_pa
     assert StoredPage.objects.get(path="/vendors/groq/v/1/").rendered_at == first
     assert "500 MB SRAM" not in visitor.get("/vendors/groq/v/2/").content.decode()
     assert "500 MB SRAM" in visitor.get("/vendors/groq/v/3/").content.decode()
+
+
+def test_a_worker_renders_a_change_in_as_many_processes_as_it_is_given_and_a_web_process_in_one(
+    settings, monkeypatch
+):
+    from infra.stored import rendering
+
+    asked = []
+    monkeypatch.setattr(rendering, "render", lambda paths, *, jobs=1: asked.append(jobs) or rendering.Report())
+    settings.STORED_PAGES_RENDER_JOBS = 3
+
+    rendering.render_showing.call([], ["/"])  # tasks run in this process (no worker)
+    settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+    rendering.render_showing.call([], ["/"])
+    rendering.render_due.call()
+
+    assert asked == [1, 3, 3]
