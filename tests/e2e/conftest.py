@@ -106,14 +106,16 @@ def open_page(browser, live_server):
         context.close()
 
 
-def sign_in(open_page, *, username, group="Editor", **context):
-    """A new staff user in ``group`` signed in through the admin's own form, in a new page
-    opened with ``context`` (viewport, ...): (page, watcher), on the admin's home."""
+def sign_in(open_page, *, username, group="Editor", email="", **context):
+    """A new staff user in ``group`` (with ``email``, to be told by mail) signed in through the
+    admin's own form, in a new page opened with ``context`` (viewport, ...): (page, watcher), on
+    the admin's home."""
     from playwright.sync_api import expect
 
     from tests import factories as f
 
     user = f.make_staff_user(group=group, username=username)
+    user.email = email
     user.set_password("pw")
     user.save()
     page, watcher = open_page(**context)

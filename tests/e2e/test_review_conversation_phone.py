@@ -10,7 +10,7 @@ import pytest
 from django.core import mail
 from playwright.sync_api import expect
 
-from tests import factories as f
+from tests.e2e.conftest import sign_in
 from tests.e2e.shots import SCREENSHOTS
 from vendors.demo import load_demo
 
@@ -20,17 +20,7 @@ PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touc
 
 
 def signed_in(open_page, *, group, username, **context):
-    user = f.make_staff_user(group=group, username=username)
-    user.email = f"{username}@example.com"
-    user.set_password("pw")
-    user.save()
-    page, watcher = open_page(**context)
-    page.goto("/admin/login/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", "pw")
-    page.click("input[type=submit]")
-    expect(page.get_by_role("heading", name="Profiles, scores and sources")).to_be_visible()
-    return page, watcher
+    return sign_in(open_page, username=username, group=group, email=f"{username}@example.com", **context)
 
 
 def link_in(message, text):
