@@ -30,7 +30,7 @@ from tests.factories import (
     publish,
 )
 from vendors.demo import REFERENCE, load_demo
-from vendors.models import Fact
+from vendors.models import Fact, SiteSettings
 
 pytestmark = pytest.mark.django_db
 
@@ -68,6 +68,10 @@ class TestReferenceProfile:
             "In the same lane (hyperscaler custom silicon):",
             "In other lanes:",
             "Key Takeaways",
+            # The partner box names CTAIO's "TPU vs GPU" without its address, which the data
+            # does not give: a callout that links nowhere is not shown (issue 23).
+            "New to custom AI silicon? Our partner site CTAIO explains how TPUs, pods and GPU "
+            "clusters differ in TPU vs GPU.",
         }
         for line in REFERENCE_TEXT.splitlines():
             line = line.strip()
@@ -106,7 +110,6 @@ class TestReferenceProfile:
             "Ready to Find the Right AI Tools?",
         ]
         assert len(re.findall(r"<h1[^>]*>", page)) == 1
-        assert page.index("New to custom AI silicon?") < page.index("Frequently asked questions")
 
     def test_scores_total_18_of_25_and_link_to_the_rankings(self, page):
         text = visible_text(page)
@@ -680,3 +683,45 @@ class TestChangeLog:
     def test_a_vendor_never_published_has_no_change_log(self, client):
         make_vendor(slug="secret-chip", published=False)
         assert client.get("/vendors/secret-chip/changes/").status_code == 404
+
+
+# --- The partner box (explainer callout) links to what it names, or goes -------------------
+
+
+def test_a_callout_that_links_nowhere_is_not_shown(client):
+    SiteSettings.objects.create(
+        callout_text="New to custom AI silicon? Our partner explains it in TPU vs GPU."
+    )
+    publish(make_vendor(slug="chip"))
+    page = client.get("/vendors/chip/").content.decode()
+    assert "New to custom AI silicon?" not in page and 'class="callout"' not in page
+
+
+def test_a_callout_with_a_link_is_shown_linking_to_what_it_names(client):
+    SiteSettings.objects.create(
+        callout_text="New to custom AI silicon? Read [TPU vs GPU](https://example.com/tpu-vs-gpu)."
+    )
+    publish(make_vendor(slug="chip"))
+    page = client.get("/vendors/chip/").content.decode()
+    callout = re.search(r'<aside class="callout"[^>]*>(.*?)</aside>', page, re.S).group(1)
+    assert re.search(r'<a href="https://example.com/tpu-vs-gpu"[^>]*>TPU vs GPU</a>', callout)
+
+
+@pytest.mark.parametrize(
+    "text", ["Our partner explains it in TPU vs GPU.", "Read [TPU vs GPU](javascript:alert(1))."]
+)
+def test_saving_a_callout_without_a_link_is_a_form_error_that_changes_nothing(admin_client, text):
+    SiteSettings.objects.create(callout_text="")
+    response = admin_client.post(
+        reverse("admin:vendors_sitesettings_change", args=[1]),
+        {
+            "callout_text": text,
+            "rankings_intro": "",
+            "cta_heading": "",
+            "cta_text": "",
+            "cta_link_label": "Go",
+        },
+    )
+    assert response.status_code == 200
+    assert "must link to it" in response.content.decode()
+    assert SiteSettings.load().callout_text == ""
