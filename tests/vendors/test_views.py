@@ -537,9 +537,9 @@ class TestVerifiedDateIsTheOldestFactsDateEverywhere:
 
 SIZE_PAGES = {
     "profile": ("/vendors/featured-chip/", 6),
-    "rankings": ("/", 5),
+    "rankings": ("/", 6),
     "vendor list": ("/vendors/", 7),
-    "lane": ("/lanes/featured-lane/", 4),
+    "lane": ("/lanes/featured-lane/", 5),
     "lanes": ("/lanes/", 1),
     "change log": ("/vendors/featured-chip/changes/", 1),
     "comparisons": ("/compare/", 1),
