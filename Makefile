@@ -21,17 +21,19 @@ $(BIN)/python:
 		echo "Install one (for example 'pyenv install 3.12'), or run: make PYTHON=/path/to/python3.12 ..."; \
 		exit 1; fi
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
 
+# The pip that comes with Python 3.12's venv installs these wheels as they are: upgrading it
+# first cost a download and a reinstall on every new environment.
+PIP := $(BIN)/python -m pip install --quiet --disable-pip-version-check
 RUN_INSTALLED := $(VENV)/.installed-run
 DEV_INSTALLED := $(VENV)/.installed-dev
 
 $(RUN_INSTALLED): $(BIN)/python requirements.txt
-	$(BIN)/python -m pip install --quiet -r requirements.txt
+	$(PIP) -r requirements.txt
 	touch $@
 
 $(DEV_INSTALLED): $(BIN)/python requirements.txt requirements-dev.txt
-	$(BIN)/python -m pip install --quiet -r requirements-dev.txt
+	$(PIP) -r requirements-dev.txt
 	touch $@
 
 ## Serve the site with demo content on SQLite at http://127.0.0.1:8000/
