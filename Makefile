@@ -1,5 +1,7 @@
 # The two commands a newcomer needs: `make run` and `make test`.
-# Both make their own virtual environment in .venv and install what they need.
+# Both make their own virtual environment in .venv and install what they need: `make run` only
+# what serving needs (requirements.txt), the tests, checks and benchmarks the dev toolchain as
+# well (requirements-dev.txt). Each set has its own marker file, so neither hides the other.
 
 VENV := .venv
 BIN := $(VENV)/bin
@@ -19,14 +21,23 @@ $(BIN)/python:
 		echo "Install one (for example 'pyenv install 3.12'), or run: make PYTHON=/path/to/python3.12 ..."; \
 		exit 1; fi
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(VENV)/.installed: $(BIN)/python requirements.txt requirements-dev.txt
-	$(BIN)/python -m pip install --quiet -r requirements-dev.txt
+# The pip that comes with Python 3.12's venv installs these wheels as they are: upgrading it
+# first cost a download and a reinstall on every new environment.
+PIP := $(BIN)/python -m pip install --quiet --disable-pip-version-check
+RUN_INSTALLED := $(VENV)/.installed-run
+DEV_INSTALLED := $(VENV)/.installed-dev
+
+$(RUN_INSTALLED): $(BIN)/python requirements.txt
+	$(PIP) -r requirements.txt
+	touch $@
+
+$(DEV_INSTALLED): $(BIN)/python requirements.txt requirements-dev.txt
+	$(PIP) -r requirements-dev.txt
 	touch $@
 
 ## Serve the site with demo content on SQLite at http://127.0.0.1:8000/
-run: $(VENV)/.installed
+run: $(RUN_INSTALLED)
 	DEBUG=1 $(BIN)/python manage.py migrate --no-input
 	DEBUG=1 $(BIN)/python manage.py load_demo
 	DEBUG=1 $(BIN)/python manage.py demo_superuser
@@ -34,14 +45,14 @@ run: $(VENV)/.installed
 	DEBUG=1 $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 ## Run the whole test suite (SQLite unless DATABASE_URL says otherwise)
-test: $(VENV)/.installed
+test: $(DEV_INSTALLED)
 	SECRET_KEY=test-only-secret-key DEBUG=1 $(BIN)/python -m pytest $(PYTEST_ARGS)
 
 ## What CI checks besides the tests (lint-imports: the layers in pyproject.toml; mypy: the
 ## type hints on services, selectors and documents, [tool.mypy] there)
 CHECK_ENV := SECRET_KEY=check-only-secret-key-long-enough-for-the-production-rule-0123456789 \
 	ALLOWED_HOSTS=chipsite.example.com
-check: $(VENV)/.installed
+check: $(DEV_INSTALLED)
 	$(CHECK_ENV) $(BIN)/python manage.py check --deploy --fail-level WARNING
 	$(CHECK_ENV) $(BIN)/python manage.py makemigrations --check --dry-run
 	$(BIN)/python -m ruff check .
@@ -54,18 +65,18 @@ clean:
 
 ## The site under load (gunicorn, wrk, PostgreSQL, Redis) at 10, 1,000 and 10,000 vendors:
 ## writes docs/benchmarks.md
-bench: $(VENV)/.installed
+bench: $(DEV_INSTALLED)
 	$(BIN)/python bench/load.py --sizes 10,1000,10000
 
 ## The same at the smallest size, a page a second, nothing written (CI runs it)
-bench-smoke: $(VENV)/.installed
+bench-smoke: $(DEV_INSTALLED)
 	$(BIN)/python bench/load.py --smoke
 	$(BIN)/python bench/editing.py --smoke
 
 ## Visitors and two editors saving at once for 150 s (some 200 intended edits); adds its section to docs/benchmarks.md
-bench-editing: $(VENV)/.installed
+bench-editing: $(DEV_INSTALLED)
 	$(BIN)/python bench/editing.py --duration 150
 
 ## Query counts and in-process time ratios at 19 and 1,009 vendors, on SQLite
-bench-pages: $(VENV)/.installed
+bench-pages: $(DEV_INSTALLED)
 	SECRET_KEY=bench-only-secret-key DEBUG=1 $(BIN)/python bench/pages.py

@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from django.db.models import Count, Q
+from django.db.models import Count, Min, Q
 from django.urls import reverse
 
 from infra.cache import cached
@@ -63,6 +63,12 @@ def mark_leaders(row: Row) -> Row:
 
 
 @dataclass
+class AddedLater:
+    vendor: VendorVersion  # its live version: name and address
+    first_published: dt.datetime | None  # set when it was a column whose profile was not live yet
+
+
+@dataclass
 class Table:
     vendors: list[documents.Vendor]
     rows: list[Row]
@@ -70,6 +76,10 @@ class Table:
     verified_on: list[PageVerification]  # per column (vendors/verification.py)
     total_max: int
     entries: list[Entry] = field(default_factory=list)
+    # On a version's page: the vendors the current page compares that this version does not
+    # show, each saying why (vendors of its columns whose profiles went live after it, and
+    # vendors added to the comparison later).
+    added_later: list[AddedLater] = field(default_factory=list)
 
     @property
     def verified_columns(self) -> list[tuple[documents.Vendor, PageVerification]]:
@@ -239,6 +249,31 @@ def editorial_table(page: ComparisonDocument, *, at: dt.datetime | None = None) 
     notes.cite(page.comparison)
     table.entries = entries
     return table
+
+
+def added_later(table: Table, *, page: ComparisonDocument, current: ComparisonVersion) -> list[AddedLater]:
+    """What a version's page (``table``, from its document ``page``) leaves out that the live
+    page compares: the columns it held whose profiles were not live when it was published
+    (with the date of their first version), then the vendors added to the comparison since
+    (``current`` is the live version). Two queries."""
+    shown = {entry.vendor_id for entry in table.entries}
+    held = [entry.vendor_id for entry in page.entries]
+    live = live_vendors().filter(Q(item_id__in=held) | Q(item_id__in=current.vendors.values("pk")))
+    now = {version.item_id: version for version in live.defer("document", "history", "changes")}
+    # The note changes when one of these vendors goes live, away, or is renamed.
+    shows(*(f"{VendorVersion.page_key_prefix()}-{pk}" for pk in {*held, *now}))
+    first = dict(
+        VendorVersion.objects.filter(item_id__in=[pk for pk in held if pk not in shown and pk in now])
+        .order_by()
+        .values_list("item_id")
+        .annotate(first=Min("published_at"))
+    )
+    later = [AddedLater(now[pk], first.get(pk)) for pk in held if pk not in shown and pk in now]
+    later += sorted(
+        (AddedLater(version, None) for pk, version in now.items() if pk not in held),
+        key=lambda added: added.vendor.name,
+    )
+    return later
 
 
 def editorial_for_exact_set(versions: Sequence[VendorVersion]) -> ComparisonVersion | None:

@@ -82,11 +82,13 @@ class ComparisonVersionView(TemplateView):
         current = ComparisonVersion.objects.live().filter(item_id=version.item_id).defer("document").get()
         page = comparison_document_of(version)
         table = selectors.editorial_table(page, at=version.published_at)
+        table.added_later = selectors.added_later(table, page=page, current=current)
         context.update(
             comparison=page,
             table=table,
             is_preview=False,
             shown_version=version,
+            latest_version=current,  # the banner's "of M" and its link to the current page
             current_version=current if current.pk != version.pk else None,
             citation=comparison_citation(version, page, table, request=self.request),
         )

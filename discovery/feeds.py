@@ -45,7 +45,10 @@ class PlainTextAtomFeed(Atom1Feed):
 
 class ChangesFeed(Feed):
     feed_type = PlainTextAtomFeed
-    author_name = PUBLISHER  # Atom needs an author of every entry; the site is each one's
+    # The site is the author of the feed and of each entry (the editors write as chipsite), so
+    # a reader that shows an entry on its own still names who wrote it.
+    author_name = PUBLISHER
+    item_author_name = PUBLISHER
 
     def item_title(self, version):
         if isinstance(version, ComparisonVersion):

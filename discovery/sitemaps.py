@@ -1,6 +1,6 @@
 """/sitemap.xml: every live profile and its change log, every lane with live vendors, every
-live editorial comparison and the list pages, each with the time its live content was
-published. Generated any-N comparisons, search, the admin and the probes are left out."""
+live editorial comparison, the list pages and the open data (`/data/`), each with the time its
+live content was published. Generated any-N comparisons, search, the admin and the probes are left out."""
 
 from django.contrib.sitemaps import Sitemap
 from django.db.models import Max
@@ -64,11 +64,12 @@ class LaneSitemap(Sitemap):
 
 
 class ListSitemap(Sitemap):
-    """The rankings and the list pages change whenever any profile or comparison does."""
+    """The rankings, the list pages and the open data's downloads page change whenever any
+    profile or comparison does."""
 
     changefreq = "daily"
     priority = 1.0
-    names = ["vendors:rankings", "vendors:list", "vendors:lanes", "comparisons:list"]
+    names = ["vendors:rankings", "vendors:list", "vendors:lanes", "comparisons:list", "opendata:index"]
 
     def items(self):
         return self.names

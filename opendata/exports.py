@@ -6,6 +6,7 @@ stated it, so that whoever takes the data can still say where each value came fr
 The same rows make a file's JSON and its CSV.
 """
 
+import itertools
 from dataclasses import dataclass, field
 
 from django.urls import reverse
@@ -261,12 +262,14 @@ RANKING_COLUMNS = ["position", "vendor", "company", "lane", "total", "total_max"
 
 
 def ranking_entries(versions, scores, *, axes, url):
-    """The rankings in the editorial order, one entry per live vendor."""
+    """The rankings in the editorial order, one entry per live vendor: a scored vendor has its
+    place, one not scored yet none (``position`` null, an empty cell), as the page lists it apart."""
     paths = Paths()
     out_of = total_max(len(axes))
+    places = itertools.count(1)
     return [
         {
-            "position": position,
+            "position": next(places) if version.is_scored else None,
             "vendor": version.name,
             "slug": version.slug,
             "company": version.company,
@@ -278,7 +281,7 @@ def ranking_entries(versions, scores, *, axes, url):
             "facts_not_verified": version.unverified_facts,
             "url": url(paths.profile(version.slug)),
         }
-        for position, version in enumerate(versions, start=1)
+        for version in versions
     ]
 
 

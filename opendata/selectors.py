@@ -8,7 +8,7 @@ from comparisons.documents import ComparisonDocument, comparison_document_of
 from comparisons.models import ComparisonVersion
 from comparisons.selectors import live_comparison
 from editorial.models import VersionQuerySet
-from vendors.listings import rankings
+from vendors.listings import ranked_then_not_scored
 from vendors.models import Axis, VendorVersion, VersionScore
 from vendors.selectors import lanes_with_vendor_counts, live_vendors
 
@@ -34,9 +34,9 @@ def comparison_columns(pages: Sequence[ComparisonDocument]) -> dict[int, list[Ve
 
 
 def ranked_vendors(*, axes: Sequence[Axis]) -> tuple[list[VendorVersion], dict[tuple[int, int], int]]:
-    """Every live vendor in the rankings' editorial order, and {(version pk, axis pk): score}:
-    two queries, whatever the catalogue holds."""
-    versions = list(rankings(sort="-total", axes=axes)[0])
+    """Every live vendor: the scored in the rankings' editorial order, then those not scored
+    yet by name; and {(version pk, axis pk): score}: two queries, whatever the catalogue holds."""
+    versions = list(ranked_then_not_scored())
     scores = {
         (version_id, axis_id): value
         for version_id, axis_id, value in VersionScore.objects.filter(

@@ -7,11 +7,22 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from functools import reduce
 from typing import TYPE_CHECKING, cast
 
 from django.core.paginator import Page, Paginator
-from django.db.models import Case, F, FilteredRelation, IntegerField, Q, QuerySet, Value, When
+from django.db.models import (
+    Count,
+    ExpressionWrapper,
+    F,
+    FilteredRelation,
+    IntegerField,
+    Q,
+    QuerySet,
+    Value,
+    Window,
+)
 from django.db.models.functions import Coalesce
 
 from editorial.models import VersionQuerySet
@@ -55,14 +66,15 @@ RANKING_SORTS = {"name": "name", "lane": "lane__position", "total": "total", "ve
 def rankings(
     *, sort: str = "-total", axes: Sequence[Axis]
 ) -> tuple[VersionQuerySet[VendorVersion], str | None]:
-    """Live vendors sorted on the server, as a queryset to paginate.
+    """Scored live vendors sorted on the server, as a queryset to paginate (the unscored are
+    listed apart: ``not_scored_yet``).
 
     ``sort`` is a key of RANKING_SORTS or ``axis-<slug>``, with a leading "-" for
     descending. Vendors with no value sort last either way. Returns (vendors, sort
     actually used): an unknown sort falls back to the default.
     """
     shows("entries")  # a stored page of it shows every live vendor's entry
-    queryset = live_vendors().select_related("lane").defer("document", "history", "changes")
+    queryset = live_vendors().scored().select_related("lane").defer("document", "history", "changes")
     descending = sort.startswith("-")
     key = sort.removeprefix("-")
     axis_slugs = {f"axis-{axis.slug}": axis for axis in axes}
@@ -81,16 +93,28 @@ def rankings(
     return queryset.order_by(ordered, "name", "pk"), sort
 
 
+def ranked_then_not_scored() -> VersionQuerySet[VendorVersion]:
+    """Every live vendor in one query, for the downloads: the scored in the rankings' default
+    order (best total first), then those not scored yet, by name (a null total sorts last)."""
+    shows("entries")
+    return (
+        live_vendors()
+        .select_related("lane")
+        .defer("document", "history", "changes")
+        .order_by(F("total").desc(nulls_last=True), "name", "pk")
+    )
+
+
 def weighted_rankings(*, weights: Mapping[int, int], axes: Sequence[Axis]) -> VersionQuerySet[VendorVersion]:
-    """Live vendors ordered by a reader's weights (vendors/weights.py), as a queryset to paginate.
+    """Scored live vendors ordered by a reader's weights (vendors/weights.py), as a queryset to
+    paginate; the unscored are listed apart (``not_scored_yet``).
 
     Each version gets ``weighted``: the sum of weight × score over the active axes (a score
-    it lacks counts 0), None for a vendor with no score at all, which therefore comes after
-    every scored one. Ties fall back to the editorial total, then the name, then the id, so
+    it lacks counts 0). Ties fall back to the editorial total, then the name, then the id, so
     the same weights give the same order to anyone.
     """
     shows("entries")
-    queryset = live_vendors().select_related("lane").defer("document", "history", "changes")
+    queryset = live_vendors().scored().select_related("lane").defer("document", "history", "changes")
     terms = []
     for axis in axes:
         weight = weights.get(axis.pk, 0)
@@ -100,11 +124,8 @@ def weighted_rankings(*, weights: Mapping[int, int], axes: Sequence[Axis]) -> Ve
         queryset = queryset.alias(**{name: FilteredRelation("scores", condition=Q(scores__axis=axis))})
         terms.append(Coalesce(F(f"{name}__value"), 0) * Value(weight))
     weighted_sum = reduce(operator.add, terms) if terms else Value(0)
-    weighted = Case(
-        When(total__isnull=True, then=Value(None)), default=weighted_sum, output_field=IntegerField()
-    )
-    return queryset.annotate(weighted=weighted).order_by(
-        F("weighted").desc(nulls_last=True), F("total").desc(nulls_last=True), "name", "pk"
+    return queryset.annotate(weighted=ExpressionWrapper(weighted_sum, output_field=IntegerField())).order_by(
+        F("weighted").desc(), F("total").desc(), "name", "pk"
     )
 
 
@@ -120,11 +141,41 @@ def add_score_cells(versions: Iterable[VendorVersion], *, axes: Sequence[Axis]) 
 
 
 def lane_vendors(lane: Lane) -> VersionQuerySet[VendorVersion]:
-    """A lane's live vendors, best total first, as a queryset to paginate."""
+    """A lane's scored live vendors, best total first, as a queryset to paginate (its unscored
+    ones are listed apart: ``not_scored_yet``)."""
     shows(f"lane-{lane.pk}")
     return (
         live_vendors()
+        .scored()
         .filter(lane=lane)
         .defer("document", "history", "changes")
         .order_by(F("total").desc(nulls_last=True), "name", "pk")
     )
+
+
+NOT_SCORED_SHOWN = 50
+
+
+@dataclass
+class NotScoredYet:
+    """The live vendors a ranking leaves out, by name, with how many there are: at most
+    NOT_SCORED_SHOWN of them (the vendor list has the rest), so a ranking's page stays the
+    same size however many vendors wait for scores."""
+
+    vendors: list[VendorVersion]
+    count: int
+
+    @property
+    def more(self) -> int:
+        return self.count - len(self.vendors)
+
+
+def not_scored_yet(*, lane: Lane | None = None) -> NotScoredYet:
+    """Live vendors without a total (in ``lane`` if given), by name: one query, however many
+    (each row carries the whole count, a window computed before the LIMIT)."""
+    shows(f"lane-{lane.pk}" if lane else "entries")
+    queryset = live_vendors().not_scored().select_related("lane").defer("document", "history", "changes")
+    if lane is not None:
+        queryset = queryset.filter(lane=lane)
+    rows = list(queryset.annotate(every=Window(Count("pk"))).order_by("name", "pk")[:NOT_SCORED_SHOWN])
+    return NotScoredYet(vendors=rows, count=rows[0].every if rows else 0)

@@ -71,3 +71,9 @@ def render_markdown_inline(text: str) -> SafeString:
 def plain_text(text: str) -> str:
     """The words a Markdown text shows, without its markup: what search indexes and quotes."""
     return " ".join(html.unescape(strip_tags(_parser.render(text or ""))).split())
+
+
+def links_somewhere(text: str) -> bool:
+    """Whether the text, once rendered, holds a link a reader can follow (nh3 drops an
+    ``href`` whose scheme it refuses, so ``[x](javascript:...)`` is no link)."""
+    return ' href="' in render_markdown(text)

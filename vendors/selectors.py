@@ -26,7 +26,6 @@ from django.db.models.functions import Coalesce, RowNumber
 from django.template.defaultfilters import date as format_date
 from django.utils import timezone
 
-from editorial.models import VersionQuerySet
 from editorial.services import HistoryEntry
 from infra.cache import cached
 from infra.stored import shows
@@ -34,6 +33,7 @@ from infra.stored import shows
 from . import documents
 from .documents import VendorDocument
 from .models import Axis, Lane, SiteSettings, VendorVersion, VersionScore, total_max
+from .models.versions import VendorVersionQuerySet
 from .verification import PageVerification
 
 if TYPE_CHECKING:
@@ -68,7 +68,7 @@ def site_settings() -> SiteSettings:
     return cached("site-settings", SiteSettings.load)
 
 
-def live_vendors() -> VersionQuerySet[VendorVersion]:
+def live_vendors() -> VendorVersionQuerySet:
     """The published versions visitors read now, one per live vendor."""
     return VendorVersion.objects.live()
 

@@ -78,6 +78,7 @@ class VendorVersionView(TemplateView):
             site=selectors.site_settings(),
             is_preview=False,
             shown_version=version,
+            latest_version=current,  # the banner's "of M" and its link to the current page
             current_version=current if current.pk != version.pk else None,
             citation=Citation.of(version, verification=profile.verification, request=self.request),
         )
@@ -156,6 +157,7 @@ class RankingsView(TemplateView):
             weight_fields=[(field_name(axis), axis, weights.by_axis[axis.pk]) for axis in axes],
             weight_min=WEIGHT_MIN,
             weight_max=WEIGHT_MAX,
+            not_scored=listings.not_scored_yet(),
         )
         if weights.given:
             _add_your_ranking(page, weights=weights, axis_count=len(axes))
@@ -163,13 +165,10 @@ class RankingsView(TemplateView):
 
 
 def _add_your_ranking(page, *, weights, axis_count):
-    """Each row's place and score in the reader's ranking, and where the unscored begin."""
-    previous_scored = True
+    """Each row's place and score in the reader's ranking."""
     for place, version in enumerate(page.object_list, start=page.start_index()):
         version.your_place = place
         version.your_score = weights.your_score(version.weighted, axis_count=axis_count)
-        version.first_unscored = version.weighted is None and previous_scored
-        previous_scored = version.weighted is not None
 
 
 class LaneListView(ListView):
@@ -194,6 +193,7 @@ class LaneDetailView(DetailView):
             self.request.GET.get("page")
         )
         context["total_max"] = selectors.active_total_max()
+        context["not_scored"] = listings.not_scored_yet(lane=self.object)
         return context
 
 

@@ -2,10 +2,12 @@
 
 import datetime as dt
 import json
+import re
 
 import pytest
 from django.utils import timezone
 
+from comparisons.models import ComparisonVendor
 from editorial import services
 from tests import factories as f
 from tests.vendors.test_lists import count_queries
@@ -45,8 +47,9 @@ def test_an_earlier_comparison_version_shows_its_text_and_the_profiles_as_they_s
 
     assert "Summary of comparison" in page and "Rewritten summary." not in page
     assert "96 GB" in page and "144 GB" not in page
-    assert "Version 1, as published on" in page
-    assert 'href="/compare/alpha-vs-beta/">Read the current version' in page
+    assert "Version 1 of 2, published" in page
+    assert 'href="/compare/alpha-vs-beta/">Read the current version</a> (version 2)' in page
+    assert "<title>Alpha vs Beta, version 1 of 2 (" in page
     assert '<link rel="canonical" href="http://testserver/compare/alpha-vs-beta/">' in page
     assert '<meta name="robots" content="noindex, follow">' in page
 
@@ -96,6 +99,51 @@ def test_a_preview_of_a_comparison_offers_no_citation(admin_client, comparison):
     services.refresh_state(obj=comparison)
 
     assert "Cite this page" not in admin_client.get("/compare/alpha-vs-beta/").content.decode()
+
+
+def column_names(page):
+    head = re.search(r'<table class="compare.*?</thead>', page, re.S).group(0)
+    return re.findall(r'<th scope="col"><a href="/vendors/[^"]+/">([^<]+)</a></th>', head)
+
+
+def added_later_note(page):
+    note = re.search(r'<div class="notice added-later".*?</div>', page, re.S)
+    return " ".join(re.sub(r"<[^>]+>", "", note.group(0).replace("<li>", " ")).split()) if note else ""
+
+
+def test_a_version_keeps_its_columns_and_says_which_vendors_came_later(client, comparison):
+    # Gamma was a column of version 1, but its profile went live after it; Delta was added in
+    # version 3. Version 1 shows the two columns it showed when published, and says why the
+    # live page has more.
+    lane = f.make_lane()
+    gamma = f.make_vendor(name="Gamma Chip", slug="gamma-chip", lane=lane, published=False)
+    f.make_fact(vendor=gamma, attribute=f.make_attribute(name="Power"), value="700 W")
+    version_1 = comparison.versions.get(number=1)
+    ComparisonVendor.objects.create(comparison=comparison, vendor=gamma, position=3)
+    services.refresh_state(obj=comparison)
+    f.publish(comparison)  # version 3 holds Gamma's column; Gamma is not live yet
+    f.publish(gamma, at=timezone.now())  # after version 3
+    delta = f.make_vendor(name="Delta Chip", slug="delta-chip", lane=lane)
+    ComparisonVendor.objects.create(comparison=comparison, vendor=delta, position=4)
+    services.refresh_state(obj=comparison)
+    f.publish(comparison)  # version 4 adds Delta
+    live = client.get("/compare/alpha-vs-beta/").content.decode()
+    assert column_names(live) == ["Alpha Chip", "Beta Chip", "Gamma Chip", "Delta Chip"]
+
+    first = client.get(f"/compare/alpha-vs-beta/v/{version_1.number}/").content.decode()
+    assert column_names(first) == ["Alpha Chip", "Beta Chip"]
+    note = added_later_note(first)
+    assert "Delta Chip: added to the comparison after this version." in note
+    assert "Gamma Chip: added to the comparison after this version." in note
+    third = client.get("/compare/alpha-vs-beta/v/3/").content.decode()
+    assert column_names(third) == ["Alpha Chip", "Beta Chip"]
+    gamma_went_live = timezone.localtime(gamma.versions.get().published_at)
+    assert (
+        f"Gamma Chip: a column of this version, but its profile was first published on "
+        f"{gamma_went_live.day} {gamma_went_live:%b %Y}, after it." in added_later_note(third)
+    )
+    assert "Version 3 of 4" in third
+    assert added_later_note(live) == ""  # the live page shows every column: nothing to explain
 
 
 def test_a_comparison_version_page_takes_a_fixed_number_of_queries(client, comparison):

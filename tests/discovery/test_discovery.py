@@ -59,6 +59,7 @@ def test_the_sitemap_lists_live_pages_only_with_their_live_versions_dates(client
         "/vendors/",
         "/lanes/",
         "/compare/",
+        "/data/",
         "/vendors/aws-trainium/",
         "/vendors/aws-trainium/changes/",
         "/vendors/other-chip/",
@@ -98,6 +99,13 @@ def test_the_site_feed_words_each_change_as_the_change_log_does(client, site):
     assert "Trn2 memory." in update.summary and "96 GB" in update.summary and "144 GB" in update.summary
     assert update.link == "http://testserver/vendors/aws-trainium/changes/#v2"
     assert not {"Draft Chip", "Gone Chip", "Later Chip"} & {t.removeprefix("New profile: ") for t in titles}
+
+
+@pytest.mark.parametrize("url", ["/feeds/changes/", "/vendors/aws-trainium/feed/", "/lanes/inference/feed/"])
+def test_every_feed_and_each_of_its_entries_names_the_site_as_author(client, site, url):
+    feed = read_feed(client, url)
+    assert feed.feed.author == "chipsite"
+    assert feed.entries and {entry.author for entry in feed.entries} == {"chipsite"}
 
 
 def test_entry_ids_stay_the_same_when_the_vendor_is_republished(client, site):

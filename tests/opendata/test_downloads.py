@@ -194,10 +194,13 @@ def test_the_rankings_download_lists_vendors_in_the_rankings_order_with_a_column
     assert [row["vendor"] for row in rows] == ["AWS Trainium", "Unscored Chip"]
     assert rows[0]["Performance"] == "4" and rows[0]["total"] == "4" and rows[0]["total_max"] == "5"
     assert rows[1]["total"] == "" and rows[1]["Performance"] == ""
+    # A vendor not scored yet has no place in the ranking, as the page lists it apart.
+    assert rows[0]["position"] == "1" and rows[1]["position"] == ""
     assert rows[0]["url"] == "http://testserver/vendors/aws-trainium/"
     data = json.loads(client.get("/data/rankings.json").content)
     assert data["licence"]["id"] == "CC-BY-4.0"
     assert [v["vendor"] for v in data["vendors"]] == ["AWS Trainium", "Unscored Chip"]
+    assert [v["position"] for v in data["vendors"]] == [1, None]
     assert data["scale"] == {"score_min": 1, "score_max": 5, "total_max": 5, "axes": ["Performance"]}
 
 

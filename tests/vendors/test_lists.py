@@ -55,26 +55,51 @@ def names_in(html):
 
 
 def ranking_names(html):
-    return re.findall(r'<th scope="row">(?:<input[^>]*>)?<a href="/vendors/[^"]+/">([^<]+)</a></th>', html)
+    """The ranked vendors, in order: the rankings table's rows only."""
+    table = re.search(r'<table class="rankings.*?</table>', html, re.S).group(0)
+    return re.findall(r'<th scope="row">(?:<input[^>]*>)?<a href="/vendors/[^"]+/">([^<]+)</a></th>', table)
+
+
+def not_scored_rows(html):
+    """The "Not scored yet" list: each row's visible cells (name, lane, facts verified)."""
+    section = re.search(r'<section class="not-scored".*?</section>', html, re.S)
+    if section is None:
+        return []
+    rows = re.findall(r"<tr>(.*?)</tr>", section.group(0), re.S)[1:]  # the header row first
+    return [
+        [
+            unescape(re.sub(r"<[^>]+>", "", cell)).strip()
+            for cell in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row, re.S)
+        ]
+        for row in rows
+    ]
 
 
 class TestRankings:
-    def test_default_order_is_total_highest_first_unscored_last(self, client, world):
-        names = ranking_names(client.get("/").content.decode())
-        assert names == ["Google TPU", "Groq", "AWS Trainium", "AMD Instinct", "Cerebras"]
+    def test_scored_vendors_are_ranked_by_total_and_the_unscored_listed_apart(self, client, world):
+        page = client.get("/").content.decode()
+        assert ranking_names(page) == ["Google TPU", "Groq", "AWS Trainium", "AMD Instinct"]
+        # Cerebras has no score: not a ranked row with a dash, but under "Not scored yet",
+        # with its lane and its facts' date (it has no facts, and says so).
+        assert '<h2 id="not-scored-heading">Not scored yet</h2>' in page
+        assert not_scored_rows(page) == [["Cerebras", "inference specialist", "no facts yet"]]
+        totals = re.findall(r'<td class="num total">(.*?)</td>', page, re.S)
+        assert totals == ["9", "8", "7", "6"]  # every ranked row has its total, none a dash
 
     @pytest.mark.parametrize(
         ("sort", "expected"),
         [
-            ("-axis-software", ["Groq", "Google TPU", "AWS Trainium", "AMD Instinct", "Cerebras"]),
-            ("axis-software", ["AMD Instinct", "AWS Trainium", "Google TPU", "Groq", "Cerebras"]),
-            ("name", ["AMD Instinct", "AWS Trainium", "Cerebras", "Google TPU", "Groq"]),
-            ("-name", ["Groq", "Google TPU", "Cerebras", "AWS Trainium", "AMD Instinct"]),
-            ("lane", ["AWS Trainium", "Google TPU", "AMD Instinct", "Cerebras", "Groq"]),
+            ("-axis-software", ["Groq", "Google TPU", "AWS Trainium", "AMD Instinct"]),
+            ("axis-software", ["AMD Instinct", "AWS Trainium", "Google TPU", "Groq"]),
+            ("name", ["AMD Instinct", "AWS Trainium", "Google TPU", "Groq"]),
+            ("-name", ["Groq", "Google TPU", "AWS Trainium", "AMD Instinct"]),
+            ("lane", ["AWS Trainium", "Google TPU", "AMD Instinct", "Groq"]),
         ],
     )
     def test_sort_by_any_column(self, client, world, sort, expected):
-        assert ranking_names(client.get("/", {"sort": sort}).content.decode()) == expected
+        page = client.get("/", {"sort": sort}).content.decode()
+        assert ranking_names(page) == expected
+        assert [row[0] for row in not_scored_rows(page)] == ["Cerebras"]  # whatever the sort
 
     def test_header_links_sort_without_javascript(self, client, world):
         page = client.get("/").content.decode()
@@ -246,12 +271,12 @@ def count_queries(client, url):
 
 
 PAGES = {
-    "rankings": ("/", 5),
-    "rankings sorted by an axis": ("/?sort=-axis-{axis}", 5),
+    "rankings": ("/", 6),
+    "rankings sorted by an axis": ("/?sort=-axis-{axis}", 6),
     "vendor list": ("/vendors/", 7),
     "vendor list filtered": ("/vendors/?lane={lane}&min_total=5&min_{axis}=2&q=e", 9),
     "lanes": ("/lanes/", 1),
-    "lane": ("/lanes/{lane}/", 4),
+    "lane": ("/lanes/{lane}/", 5),
     "profile": ("/vendors/{vendor}/", 6),
 }
 
@@ -290,14 +315,25 @@ class TestLongLists:
         third = client.get("/?page=3").content.decode()
         assert third.count('class="pick"') == 20 and "101–120 of 120" in third
 
-    def test_sorting_keeps_across_pages_and_an_axis_sort_puts_unscored_last(self, client, many):
+    def test_sorting_keeps_across_pages_and_an_unscored_vendor_is_listed_apart(self, client, many):
         unscored = make_vendor(name="Unscored Chip", lane=many[0].lane)
         page = client.get("/?sort=-axis-speed&page=2").content.decode()
         assert 'href="?sort=-axis-speed&amp;page=3"' in page
-        last = client.get("/?sort=-axis-speed&page=3").content.decode()
-        assert names_in_rankings(last)[-1] == unscored.name
-        ascending = client.get("/?sort=axis-speed&page=3").content.decode()
-        assert names_in_rankings(ascending)[-1] == unscored.name
+        for sort in ("-axis-speed", "axis-speed"):
+            last = client.get(f"/?sort={sort}&page=3").content.decode()
+            assert unscored.name not in ranking_names(last) and "101–120 of 120" in last
+            assert [row[0] for row in not_scored_rows(last)] == [unscored.name]
+
+    def test_more_unscored_vendors_than_a_page_lists_link_to_the_vendor_list(self, client, many):
+        for n in range(55):
+            make_vendor(name=f"Waiting {n:02}", lane=many[0].lane)
+        page = client.get("/").content.decode()
+        rows = not_scored_rows(page)
+        assert len(rows) == 50 and rows[0][0] == "Waiting 00"
+        assert "These 55 vendors are published" in page
+        assert '<a href="/vendors/?sort=name">5 more not scored yet' in page
+        lane = client.get("/lanes/big-lane/").content.decode()
+        assert len(not_scored_rows(lane)) == 50 and "55 not scored yet, listed below" in lane
 
     def test_pages_together_list_every_vendor_once_in_the_sort_order(self, client, many):
         for sort in ("name", "-name"):

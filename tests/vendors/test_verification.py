@@ -51,9 +51,10 @@ def page_text(response):
 
 
 def rankings_verified(client, vendor):
-    """The text of ``vendor``'s “Verified” cell in the rankings (the row's last cell)."""
+    """The text of ``vendor``'s “Verified” cell on the rankings page (the row's last cell), in
+    the ranked table or, for a vendor not scored yet, in the “Not scored yet” list."""
     html = client.get("/").content.decode()
-    row = re.search(rf'id="pick-{vendor.slug}".*?</tr>', html, flags=re.S).group()
+    row = re.search(rf'<a href="/vendors/{vendor.slug}/">.*?</tr>', html, flags=re.S).group()
     return " ".join(strip_tags(re.findall(r"<td>(.*?)</td>", row, flags=re.S)[-1]).split())
 
 
@@ -579,7 +580,7 @@ class TestProfile:
 
         assert vendor.name in page
         assert "Facts verified" not in page and "not yet verified" not in page
-        assert rankings_verified(client, vendor) == ""
+        assert rankings_verified(client, vendor) == "no facts yet"
 
     def test_only_the_live_versions_facts_count(self, client, vendor):
         f.make_fact(vendor=vendor, verified_on=dt.date(2026, 3, 1))

@@ -2,6 +2,7 @@
 
 import datetime as dt
 import json
+import re
 
 import pytest
 from django.utils import timezone
@@ -28,16 +29,32 @@ def vendor():
 def test_an_earlier_version_keeps_its_address_and_links_to_the_current_one(client, vendor):
     old = client.get("/vendors/cited-chip/v/1/").content.decode()
     assert "96 GB" in old and "144 GB" not in old.split('<ol class="changes"')[0]
-    assert (
-        "Version 1, as published on" in old and 'href="/vendors/cited-chip/">Read the current version' in old
-    )
+    assert "Version 1 of 2, published" in old
+    assert 'href="/vendors/cited-chip/">Read the current version</a> (version 2)' in old
+    # Its own title, naming the version, so a tab or a bookmark tells it from the live page.
+    title = re.search(r"<title>(.*?)</title>", old).group(1)
+    assert title.startswith("Cited Chip, version 1 of 2 (") and title != live_title(client)
     assert '<link rel="canonical" href="http://testserver/vendors/cited-chip/">' in old
     assert '<meta name="robots" content="noindex">' in old
 
 
-def test_the_current_version_at_its_address_has_no_banner(client, vendor):
+def live_title(client):
+    return re.search(r"<title>(.*?)</title>", client.get("/vendors/cited-chip/").content.decode()).group(1)
+
+
+def test_the_current_version_at_its_address_says_so_and_links_to_the_page(client, vendor):
     page = client.get("/vendors/cited-chip/v/2/").content.decode()
     assert "144 GB" in page and "Read the current version" not in page
+    assert "Version 2 of 2, published" in page and "This is the current version" in page
+    assert '<a href="/vendors/cited-chip/">Read it at the page' in page
+    assert re.search(r"<title>Cited Chip, version 2 of 2 \(", page)
+
+
+def test_the_live_page_has_no_version_banner(client, vendor):
+    page = client.get("/vendors/cited-chip/").content.decode()
+    assert 'class="version-banner"' not in page and live_title(client).startswith(
+        "Cited Chip: AI chip profile"
+    )
 
 
 def test_the_change_log_links_each_entry_to_its_version(client, vendor):

@@ -46,8 +46,9 @@ ATTRIBUTES = [
 DEMO_COMMENT = "Loaded from the demo data."
 
 RANKINGS_INTRO = (
-    "Every published vendor, scored 1 to 5 on the same axes. Open a vendor for the reason behind "
-    "each score, the facts it rests on, and their sources."
+    "Every scored vendor, ranked by its 1-to-5 scores on the same axes; vendors not scored yet are "
+    "listed below the table. Open a vendor for the reason behind each score, the facts it rests "
+    "on, and their sources."
 )
 
 AXES = [

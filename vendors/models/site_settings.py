@@ -1,7 +1,15 @@
 """Site-wide text editors change without a deploy."""
 
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
+
+from ..markdown import links_somewhere
+
+CALLOUT_NEEDS_A_LINK = (
+    "The explainer callout names a page, so it must link to it: write the name as a Markdown "
+    "link, e.g. [TPU vs GPU](https://example.com/tpu-vs-gpu), or leave the callout empty."
+)
 
 
 class SiteSettings(models.Model):
@@ -37,6 +45,17 @@ class SiteSettings(models.Model):
     def save(self, *args, **kwargs):
         self.pk = 1
         super().save(*args, **kwargs)
+
+    @property
+    def shown_callout(self) -> str:
+        """The callout readers see: only one that links to what it names (a promoted page
+        with no way to reach it is not shown, whatever the row holds)."""
+        return self.callout_text if self.callout_text and links_somewhere(self.callout_text) else ""
+
+    def clean(self):
+        super().clean()
+        if self.callout_text and not links_somewhere(self.callout_text):
+            raise ValidationError({"callout_text": CALLOUT_NEEDS_A_LINK})
 
     @classmethod
     def load(cls):

@@ -4,7 +4,7 @@ from django.db import models
 from django.db.models import F
 from django.urls import reverse
 
-from editorial.models import PublishedVersion
+from editorial.models import PublishedVersion, VersionQuerySet
 
 from .taxonomy import Axis, Lane
 from .vendor import Vendor
@@ -27,6 +27,16 @@ class SortIndex(models.Index):
         return super().create_sql(model, schema_editor, using=using, **kwargs)
 
 
+class VendorVersionQuerySet(VersionQuerySet["VendorVersion"]):
+    def scored(self):
+        """Versions with a total: the only ones a ranking ranks."""
+        return self.filter(total__isnull=False)
+
+    def not_scored(self):
+        """Versions with no score on any active axis: listed apart, under "Not scored yet"."""
+        return self.filter(total__isnull=True)
+
+
 class VendorVersion(PublishedVersion):
     """A profile as it was published: the whole page in ``document``, and what lists sort on."""
 
@@ -42,6 +52,8 @@ class VendorVersion(PublishedVersion):
     )
     unverified_facts = models.PositiveIntegerField(default=0, help_text="Facts never verified.")
     fact_count = models.PositiveIntegerField(default=0)
+
+    objects = VendorVersionQuerySet.as_manager()
 
     class Meta(PublishedVersion.Meta):
         verbose_name = "published version"
@@ -73,6 +85,11 @@ class VendorVersion(PublishedVersion):
 
     def get_absolute_url(self):
         return reverse("vendors:detail", kwargs={"slug": self.slug})
+
+    @property
+    def is_scored(self) -> bool:
+        """What ``VendorVersionQuerySet.scored()`` asks of the database, for a row in hand."""
+        return self.total is not None
 
     @property
     def verification(self):
