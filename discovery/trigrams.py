@@ -2,10 +2,10 @@
 
 PostgreSQL finds a misspelt name ("trainum") with ``pg_trgm``: the query's trigrams against the
 best continuous stretch of a title's trigrams, found when that likeness reaches
-``pg_trgm.word_similarity_threshold`` (``settings.SEARCH_WORD_SIMILARITY``, 0.4). SQLite has no such thing, so this module ports the
-function (PostgreSQL's ``contrib/pg_trgm/trgm_op.c``: ``generate_trgm_only`` and
-``iterate_word_similarity``) and registers it on every SQLite connection as
-``chipsite_word_similarity``. ``tests/discovery/test_trigrams.py`` holds the port to
+``pg_trgm.word_similarity_threshold`` (``settings.SEARCH_WORD_SIMILARITY``, 0.4). SQLite has no
+such thing, so this module ports the function (PostgreSQL's ``contrib/pg_trgm/trgm_op.c``:
+``generate_trgm_only`` and ``iterate_word_similarity``) and registers it on every SQLite
+connection as ``chipsite_word_similarity``. ``tests/discovery/test_trigrams.py`` holds the port to
 PostgreSQL's own answers.
 """
 

@@ -49,6 +49,12 @@ def search(request):
     raw = params.get("q", "")
     results = search_live(raw, kind=params.get("kind"), page=params.get("page")) if raw.strip() else None
     query = results.query if results else raw[:MAX_QUERY_LENGTH]
-    response = render(request, "discovery/search.html", {"results": results, "query": query})
+    # nginx sends an address too long for it to read here (infra/nginx/chipsite.conf.template).
+    too_long = "too-long" in params and not results
+    response = render(
+        request,
+        "discovery/search.html",
+        {"results": results, "query": query, "too_long": too_long, "max_length": MAX_QUERY_LENGTH},
+    )
     response["X-Robots-Tag"] = "noindex"
     return response

@@ -157,7 +157,9 @@ def test_a_word_finds_the_words_it_starts(catalogue):
 def test_entries_with_every_word_come_first_then_those_with_some_saying_what_they_lack(client, catalogue):
     results = search("zephyr borealis")
 
-    vendors = [(hit.title, hit.missing) for group in results.groups if group.kind == "vendor" for hit in group.hits]
+    vendors = [
+        (hit.title, hit.missing) for group in results.groups if group.kind == "vendor" for hit in group.hits
+    ]
     assert vendors == [("Borealis", []), ("Zephyr Accelerator", ["borealis"])]
     assert not results.widened
     html = search_page(client, "zephyr borealis").content.decode()
@@ -168,7 +170,9 @@ def test_stop_words_are_not_searched_for(client, catalogue):
     results = search("the zephyr")
 
     assert hits(results, "vendor")[0] == "Zephyr Accelerator"
-    assert all(not hit.missing for group in results.groups for hit in group.hits if hit.title == "Zephyr Accelerator")
+    assert all(
+        not hit.missing for group in results.groups for hit in group.hits if hit.title == "Zephyr Accelerator"
+    )
     html = search_page(client, "the of").content.decode()
     assert "has only words too common to search for" in html
 
@@ -183,7 +187,9 @@ def test_entries_carry_a_weighted_vector_on_postgres(catalogue):
 def test_sqlite_searches_its_full_text_index_without_a_vector(catalogue):
     assert not SearchEntry.objects.exclude(vector=None).exists()
     with connection.cursor() as cursor:
-        cursor.execute("SELECT count(*) FROM discovery_searchentry_fts WHERE discovery_searchentry_fts MATCH 'zephyr'")
+        cursor.execute(
+            "SELECT count(*) FROM discovery_searchentry_fts WHERE discovery_searchentry_fts MATCH 'zephyr'"
+        )
         (indexed,) = cursor.fetchone()
     assert indexed == SearchEntry.objects.filter(title__icontains="zephyr").count() + 1  # and Borealis
     assert hits(search("zephyr labs"), "vendor") == ["Zephyr Accelerator", "Borealis"]
@@ -291,7 +297,9 @@ def many_facts():
     """A vendor with 23 facts that say "HBM3e": more than one group shows, fewer than a page."""
     vendor = f.make_vendor(name="Quasar", lane=f.make_lane(), published=False)
     for number in range(1, 24):
-        f.make_fact(vendor=vendor, attribute=f.make_attribute(name=f"Memory {number}"), value=f"{number} GB HBM3e")
+        f.make_fact(
+            vendor=vendor, attribute=f.make_attribute(name=f"Memory {number}"), value=f"{number} GB HBM3e"
+        )
     f.publish(vendor)
     return vendor
 
@@ -342,7 +350,9 @@ def test_a_kind_or_page_that_does_not_exist_is_said_and_the_results_shown(client
 
 
 @pytest.mark.parametrize("kind", [None, "fact"])
-def test_a_kind_of_result_takes_one_query_however_many_hits(client, many_facts, kind, django_assert_num_queries):
+def test_a_kind_of_result_takes_one_query_however_many_hits(
+    client, many_facts, kind, django_assert_num_queries
+):
     with django_assert_num_queries(1):
         response = client.get(reverse("search"), {"q": "HBM3e", **({"kind": kind} if kind else {})})
 
@@ -358,12 +368,29 @@ def test_a_query_string_of_thousands_of_fields_still_gets_its_results(client, ca
 
 @pytest.mark.parametrize(
     "q",
-    ["zephyr " * 2000, "🙂" * 5000, "%" * 300, "a:* & !b | ' \" ( ) <-> *", "NEAR(zephyr labs)", 'zephyr" OR "x', "ß" * 250],
+    [
+        "zephyr " * 2000,
+        "🙂" * 5000,
+        "%" * 300,
+        "a:* & !b | ' \" ( ) <-> *",
+        "NEAR(zephyr labs)",
+        'zephyr" OR "x',
+        "ß" * 250,
+    ],
 )
 def test_a_query_of_any_length_or_content_is_a_page_with_a_message_never_an_error(client, catalogue, q):
     response = search_page(client, q)
 
     assert response.status_code == 200
-    assert 'class="count"' in response.content.decode() or "Nothing live matches" in response.content.decode() or (
-        "has no letters or digits" in response.content.decode()
+    assert (
+        'class="count"' in response.content.decode()
+        or "Nothing live matches" in response.content.decode()
+        or ("has no letters or digits" in response.content.decode())
     )
+
+
+def test_an_address_too_long_for_the_server_gets_a_page_that_says_so(client):
+    response = client.get(reverse("search"), {"too-long": "1"})
+
+    assert response.status_code == 200
+    assert "That address was too long to read" in response.content.decode()

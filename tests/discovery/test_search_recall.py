@@ -5,7 +5,8 @@ Recall@5 is the share of expected hits that are among the first five results of 
 (the results page shows each kind as its own list). Run it on both databases:
 
     SECRET_KEY=t DEBUG=1 pytest tests/discovery/test_search_recall.py
-    SECRET_KEY=t DEBUG=1 DATABASE_URL=postgres://postgres@127.0.0.1:5432/chipsite pytest tests/discovery/test_search_recall.py
+    SECRET_KEY=t DEBUG=1 DATABASE_URL=postgres://postgres@127.0.0.1:5432/chipsite \
+        pytest tests/discovery/test_search_recall.py
 """
 
 import pytest
@@ -45,7 +46,11 @@ EXPECTED = {
     "rocm": [("fact", "AMD Instinct: Software")],
     "lpu": [("fact", "Groq: Current chips")],
     "risc-v": [("fact", "Tenstorrent: Architecture")],
-    "hyperscaler custom silicon": [("vendor", "AWS Trainium"), ("vendor", "Google TPU"), ("vendor", "Microsoft Maia")],
+    "hyperscaler custom silicon": [
+        ("vendor", "AWS Trainium"),
+        ("vendor", "Google TPU"),
+        ("vendor", "Microsoft Maia"),
+    ],
     "merchant gpu": [("vendor", NVIDIA), ("vendor", "AMD Instinct")],
     "open hardware": [("vendor", "Tenstorrent")],
     "cerebras vs groq": [("comparison", "Cerebras vs Groq vs SambaNova")],

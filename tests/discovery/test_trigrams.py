@@ -30,7 +30,12 @@ def test_trigrams_are_made_as_pg_trgm_makes_them():
 
 @pytest.mark.parametrize(
     ("query", "text", "likeness"),
-    [("trainum", "AWS Trainium", 0.625), ("groq", "Groq", 1.0), ("groq", "Tenstorrent", 0.0), ("", "Groq", 0.0)],
+    [
+        ("trainum", "AWS Trainium", 0.625),
+        ("groq", "Groq", 1.0),
+        ("groq", "Tenstorrent", 0.0),
+        ("", "Groq", 0.0),
+    ],
 )
 def test_a_misspelt_word_is_as_like_a_title_as_postgresql_says(query, text, likeness):
     assert word_similarity(query, text) == pytest.approx(likeness)
