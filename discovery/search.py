@@ -175,6 +175,7 @@ _STOP_WORDS = (
     "should now"
 )
 STOP_WORDS = frozenset(_STOP_WORDS.split())
+KEYWORDS_QUOTED = {"vendor", "comparison"}  # kinds whose keywords read as words, not labels
 FTS_TABLE = "discovery_searchentry_fts"  # SQLite's full-text index (migration 0002)
 NOUNS = {  # what one and several results of each kind are called
     "vendor": ("vendor", "vendors"),
@@ -355,6 +356,7 @@ class Match(TypedDict):
     title: str
     page: str
     url: str
+    keywords: str
     body: str
     kind_total: int  # entries of its kind found
     matched: int  # how many of the words searched for it has
@@ -399,6 +401,7 @@ def _matches(terms: Sequence[str], *, kind: str | None, first: int, count: int) 
             "title",
             "page",
             "url",
+            "keywords",
             "body",
             "kind_total",
             "matched",
@@ -411,6 +414,7 @@ def _matches(terms: Sequence[str], *, kind: str | None, first: int, count: int) 
             title=row["title"],
             page=row["page"],
             url=row["url"],
+            keywords=row["keywords"],
             body=row["body"],
             kind_total=row["kind_total"],
             matched=row["matched"],
@@ -489,6 +493,7 @@ class WordSimilarity(Func):
 def _grouped(rows: Iterable[Match], terms: Sequence[str], query: str, *, first: int) -> list[Group]:
     labels = dict(SearchEntry.Kind.choices)
     groups: dict[str, Group] = {}
+    pattern = _word_pattern(terms)
     for row in rows:
         group = groups.get(row["kind"])
         if group is None:
@@ -501,12 +506,24 @@ def _grouped(rows: Iterable[Match], terms: Sequence[str], query: str, *, first: 
                 title=row["title"],
                 page=row["page"],
                 url=row["url"],
-                snippet=highlight(row["body"], terms),
+                snippet=highlight(_quoted(row, pattern), terms),
                 missing=[term for term, has in zip(terms, row["has"], strict=True) if not has],
             )
         )
     order = list(labels)
     return sorted(groups.values(), key=lambda group: order.index(group.kind))
+
+
+def _quoted(row: Match, pattern: re.Pattern[str]) -> str:
+    """The text a hit quotes: its own, or a vendor's company and lane (a comparison's criteria)
+    when only they hold a word searched for ("inference" in "inference specialist")."""
+    if (
+        row["kind"] not in KEYWORDS_QUOTED
+        or pattern.search(row["body"])
+        or not pattern.search(row["keywords"])
+    ):
+        return row["body"]
+    return row["keywords"]
 
 
 def _word_pattern(terms: Sequence[str]) -> re.Pattern[str]:

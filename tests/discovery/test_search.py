@@ -394,3 +394,9 @@ def test_an_address_too_long_for_the_server_gets_a_page_that_says_so(client):
 
     assert response.status_code == 200
     assert "That address was too long to read" in response.content.decode()
+
+
+def test_a_vendor_found_by_its_lane_quotes_its_lane(client, catalogue):
+    (borealis,) = [hit for group in search("training").groups for hit in group.hits if hit.title == "Borealis"]
+
+    assert "<mark>Training</mark>" in borealis.snippet
