@@ -34,6 +34,7 @@ def _query_trigrams(query: str) -> frozenset[str]:
     return frozenset(trigrams(query))
 
 
+@lru_cache(maxsize=65536)  # a search asks for each entry's likeness twice: to find it, and to rank it
 def word_similarity(query: str | None, text: str | None) -> float:
     """How well ``query`` matches some stretch of ``text``, from 0 to 1, as pg_trgm says.
 
