@@ -18,7 +18,7 @@ from tests import factories as f
 pytestmark = pytest.mark.django_db
 
 on_postgres = pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL full-text search")
-on_sqlite = pytest.mark.skipif(connection.vendor == "postgresql", reason="the SQLite fallback")
+on_sqlite = pytest.mark.skipif(connection.vendor == "postgresql", reason="SQLite's FTS5 index")
 
 
 def hits(results, kind):
@@ -112,6 +112,7 @@ def test_nothing_unpublished_is_found(catalogue):
     services.refresh_state(obj=zephyr)
 
     assert search("quokka").groups == []
+    assert search("quokka", kind="vendor").groups == []  # nor on a page of one kind
     assert hits(search("HBM3e"), "fact") == ["Zephyr Accelerator: Memory"]
 
 
@@ -397,6 +398,8 @@ def test_an_address_too_long_for_the_server_gets_a_page_that_says_so(client):
 
 
 def test_a_vendor_found_by_its_lane_quotes_its_lane(client, catalogue):
-    (borealis,) = [hit for group in search("training").groups for hit in group.hits if hit.title == "Borealis"]
+    (borealis,) = [
+        hit for group in search("training").groups for hit in group.hits if hit.title == "Borealis"
+    ]
 
     assert "<mark>Training</mark>" in borealis.snippet
