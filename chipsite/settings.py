@@ -137,16 +137,20 @@ DATABASES = {
     )
 }
 
+# Site search counts a misspelt word of four letters or more as found in a title this much like
+# it by pg_trgm's word similarity (0 to 1; pg_trgm's default of 0.6 misses "nvdia" for "Nvidia"):
+# PostgreSQL's pg_trgm and SQLite's port of it (discovery/trigrams.py) both read this value.
+SEARCH_WORD_SIMILARITY = 0.4
+
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # A database that does not answer must not hold a worker: give up connecting after
     # DB_CONNECT_TIMEOUT seconds and on any statement after DB_STATEMENT_TIMEOUT_MS (0: never;
     # set it so for a long migration). Visitors then get the 503 page (infra/outage.py).
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         connect_timeout=int(os.environ.get("DB_CONNECT_TIMEOUT", "3")),
-        # Site search (discovery/search.py) counts a misspelt word as found from this likeness
-        # on (pg_trgm's default of 0.6 misses "nvdia" for "Nvidia"), set per connection for free.
+        # Site search's typo tolerance (SEARCH_WORD_SIMILARITY), set per connection for free.
         options=f"-c statement_timeout={int(os.environ.get('DB_STATEMENT_TIMEOUT_MS', '5000'))}"
-        " -c pg_trgm.word_similarity_threshold=0.4",
+        f" -c pg_trgm.word_similarity_threshold={SEARCH_WORD_SIMILARITY}",
     )
 # A read replica for visitors' reads (infra/replica.py): anonymous public pages read it
 # once the content token is REPLICA_LAG_SECONDS old, so a page cached after a write always

@@ -8,7 +8,14 @@ class DiscoveryConfig(AppConfig):
     name = "discovery"
 
     def ready(self):
+        from django.db.backends.signals import connection_created
+
         from editorial.registry import on_version_written
+
+        from .trigrams import register_on_sqlite
+
+        # SQLite forgives typos as pg_trgm does: its word similarity, ported (discovery/trigrams.py).
+        connection_created.connect(register_on_sqlite, dispatch_uid="discovery.word_similarity")
 
         from .search import index_version
 

@@ -1,15 +1,19 @@
 """Site search: indexing a published version, and finding what is live.
 
 Each app says what a version holds for search (``Publication.search_entries``); this module
-stores those entries when the version is written and ranks them for a query.
+stores those entries when the version is written and ranks them for a query. Both databases
+search alike, so the laptop demo finds what production finds:
 
-- PostgreSQL: a weighted ``tsvector`` (title A, keywords B, body C) kept in a GIN-indexed
-  column, ranked with ``ts_rank``, plus trigram word similarity on titles (``pg_trgm``), so
-  a misspelt name ("trainum") still finds its vendor.
-- SQLite: the same interface and the same results page, matching words with ``LIKE`` and
-  ranking a word in the title over one in the text. It has no typo tolerance.
-
-When no entry holds every word, the search widens to entries holding any of them, and says so.
+- A word matches the words it starts (after English stemming): "HBM3" finds "HBM3e",
+  "inference" finds "inferencing". PostgreSQL: a weighted ``tsvector`` (title A, keywords B,
+  body C) in a GIN-indexed column, queried with prefix lexemes (``'hbm3':*``) and ranked with
+  ``ts_rank``. SQLite: an FTS5 index with the Porter stemmer (migration 0002), queried with
+  prefix tokens (``"hbm3"*``), a word in the title weighing most.
+- A word of four letters or more also matches a title like it, by pg_trgm's word similarity
+  (``settings.SEARCH_WORD_SIMILARITY`` or more): "trainum" finds AWS Trainium. PostgreSQL has
+  ``pg_trgm``; SQLite runs the same function ported to Python (discovery/trigrams.py).
+- Entries with every word come first, then those with some of them, each saying which words
+  it lacks; English stop words are not searched for on either database.
 """
 
 from __future__ import annotations
@@ -19,13 +23,10 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import TYPE_CHECKING, Any, TypedDict
+from urllib.parse import urlencode
 
-from django.contrib.postgres.search import (
-    SearchQuery,
-    SearchRank,
-    SearchVector,
-    TrigramWordSimilarity,
-)
+from django.conf import settings
+from django.contrib.postgres.search import SearchQuery, SearchRank, SearchVector
 from django.db import connection
 from django.db.models import (
     Case,
@@ -33,6 +34,7 @@ from django.db.models import (
     Expression,
     F,
     FloatField,
+    Func,
     IntegerField,
     Q,
     QuerySet,
@@ -40,7 +42,10 @@ from django.db.models import (
     When,
     Window,
 )
+from django.db.models.expressions import RawSQL
 from django.db.models.functions import RowNumber
+from django.db.models.lookups import GreaterThanOrEqual
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
@@ -50,17 +55,25 @@ from editorial.registry import publications
 from vendors.models import VendorVersion
 
 from .models import SearchEntry
+from .trigrams import SQLITE_FUNCTION
 
 if TYPE_CHECKING:
     from editorial.models import PublishedVersion
     from editorial.registry import Publication
 
 MAX_QUERY_LENGTH = 200  # characters searched; the rest of a longer query is dropped, saying so
+# The longest query string the results page reads: any longer (only a hand-made address can
+# be) is cut first. Far above what the search box can send (200 characters, 12 bytes each
+# at most once percent-encoded, is 2,400) and below what gunicorn refuses (its request line
+# limit, 8,190 bytes in deploy.md's command; nginx's 8 KB).
+MAX_QUERY_STRING = 4000
 MAX_TERMS = 12
 PER_GROUP = 10  # hits shown per kind of result
+PER_PAGE = 50  # hits on a page of one kind of result ("And 14 more facts" opens it)
 SNIPPET_WORDS = 28
 CONFIG = "english"
 MIN_FUZZY_LENGTH = 4  # shorter words have too few trigrams to be matched by likeness
+MIN_PREFIX_LENGTH = 2  # a single letter or digit ("v" of "RISC-V") is matched as a whole word
 
 # Which column of an entry points at each kind of version.
 VERSION_FIELD = {
@@ -149,6 +162,30 @@ def _fill_vectors(queryset: QuerySet[SearchEntry]) -> None:
 
 # Searching ------------------------------------------------------------------------------
 
+# PostgreSQL's English stop words (tsearch_data/english.stop): it never indexes them, so they
+# are left out of a query on SQLite too, and "every word" means the same on both.
+_STOP_WORDS = (
+    "i me my myself we our ours ourselves you your yours yourself yourselves he him his himself "
+    "she her hers herself it its itself they them their theirs themselves what which who whom "
+    "this that these those am is are was were be been being have has had having do does did "
+    "doing a an the and but if or because as until while of at by for with about against "
+    "between into through during before after above below to from up down in out on off over "
+    "under again further then once here there when where why how all any both each few more "
+    "most other some such no nor not only own same so than too very s t can will just don "
+    "should now"
+)
+STOP_WORDS = frozenset(_STOP_WORDS.split())
+KEYWORDS_QUOTED = {"vendor", "comparison"}  # kinds whose keywords read as words, not labels
+FTS_TABLE = "discovery_searchentry_fts"  # SQLite's full-text index (migration 0002)
+NOUNS = {  # what one and several results of each kind are called
+    "vendor": ("vendor", "vendors"),
+    "comparison": ("comparison", "comparisons"),
+    "fact": ("fact", "facts"),
+    "event": ("change", "changes"),
+    "faq": ("question", "questions"),
+}
+TITLE, KEYWORDS, BODY = 8, 3, 1  # SQLite: what a word weighs in each column, as PostgreSQL's A, B, C
+
 
 @dataclass
 class Hit:
@@ -157,6 +194,7 @@ class Hit:
     page: str
     url: str
     snippet: str
+    missing: list[str] = field(default_factory=list)  # words searched for that it does not have
 
 
 @dataclass
@@ -165,10 +203,26 @@ class Group:
     label: str
     total: int
     hits: list[Hit] = field(default_factory=list)
+    query: str = ""
+    first: int = 1  # the position of its first hit among all of its kind
 
     @property
     def more(self) -> int:
-        return self.total - len(self.hits)
+        """Hits of this kind after the ones shown."""
+        return self.total - (self.first - 1) - len(self.hits)
+
+    @property
+    def more_noun(self) -> str:
+        return NOUNS[self.kind][self.more != 1]
+
+    @property
+    def total_noun(self) -> str:
+        return NOUNS[self.kind][self.total != 1]
+
+    @property
+    def url(self) -> str:
+        """Every hit of this kind, on a page of its own."""
+        return results_url(self.query, kind=self.kind)
 
 
 @dataclass
@@ -178,10 +232,39 @@ class Results:
     groups: list[Group] = field(default_factory=list)
     searched: bool = False  # the query had words to search for
     widened: bool = False  # no entry held every word: these hold some of them
+    kind: str | None = None  # one kind of result, all of its hits page by page
+    page: int = 1
+    pages: int = 1
 
     @property
     def total(self) -> int:
         return sum(group.total for group in self.groups)
+
+    @property
+    def kind_label(self) -> str:
+        return dict(SearchEntry.Kind.choices).get(self.kind or "", "")
+
+    @property
+    def every_kind_url(self) -> str:
+        return results_url(self.query)
+
+    @property
+    def previous_url(self) -> str | None:
+        return results_url(self.query, kind=self.kind, page=self.page - 1) if self.page > 1 else None
+
+    @property
+    def next_url(self) -> str | None:
+        return results_url(self.query, kind=self.kind, page=self.page + 1) if self.page < self.pages else None
+
+
+def results_url(query: str, *, kind: str | None = None, page: int = 1) -> str:
+    """The address of a results page: the query, and a kind and a page when there are."""
+    params: dict[str, str | int] = {"q": query}
+    if kind:
+        params["kind"] = kind
+    if page > 1:
+        params["page"] = page
+    return f"{reverse('search')}?{urlencode(params)}"
 
 
 def clean_query(raw: str | None) -> tuple[str, list[str]]:
@@ -195,26 +278,67 @@ def clean_query(raw: str | None) -> tuple[str, list[str]]:
     return text, notices
 
 
+def query_words(text: str) -> list[str]:
+    """The words of a query as PostgreSQL and pg_trgm see them: letters and digits."""
+    return re.findall(r"[^\W_]+", text)
+
+
 def search_terms(text: str) -> list[str]:
-    """The words of a query: letters and digits, at most MAX_TERMS of them."""
-    return re.findall(r"\w+", text)[:MAX_TERMS]
+    """The words searched for: each once, without stop words, at most MAX_TERMS of them."""
+    seen: dict[str, str] = {}
+    for word in query_words(text):
+        if word.lower() not in STOP_WORDS:
+            seen.setdefault(word.lower(), word)
+    return list(seen.values())[:MAX_TERMS]
 
 
-def search(raw: str | None) -> Results:
-    """What is live and matches ``raw``, grouped by kind of result, best first."""
+def _page_number(raw: str | None) -> int | None:
+    try:
+        number = int(raw or 1)
+    except ValueError:
+        return None
+    return number if number >= 1 else None
+
+
+def search(raw: str | None, *, kind: str | None = None, page: str | None = None) -> Results:
+    """What is live and matches ``raw``, grouped by kind of result, best first.
+
+    Entries with every word come first, then those with some of them. With ``kind``, only
+    that kind of result, PER_PAGE at a time (``page``), however many there are."""
     text, notices = clean_query(raw)
     results = Results(query=text, notices=notices)
     terms = search_terms(text)
     if not terms:
-        if text:
+        if query_words(text):
+            results.notices.append(
+                f"“{text}” has only words too common to search for: add a name or a figure."
+            )
+        elif text:
             results.notices.append(f"“{text}” has no letters or digits to search for.")
         return results
     results.searched = True
-    rows = _matches(text, terms, every_word=True)
-    if not rows and len(terms) > 1:
-        rows = _matches(text, terms, every_word=False)
-        results.widened = bool(rows)
-    results.groups = _grouped(rows, terms)
+    labels = dict(SearchEntry.Kind.choices)
+    if kind and kind not in labels:
+        results.notices.append("That kind of result does not exist: here are results of every kind.")
+        kind = None
+    number = _page_number(page) if kind else 1
+    if number is None:
+        results.notices.append(f"“{page}” is not a page number: here is the first page.")
+        number = 1
+    results.kind, results.page = kind, number
+    per_group = PER_PAGE if kind else PER_GROUP
+    first = (number - 1) * per_group + 1
+    rows = _matches(terms, kind=kind, first=first, count=per_group)
+    if kind and not rows and number > 1:  # past the last page: show the last one
+        total = _kind_total(terms, kind)
+        last = max(1, -(-total // per_group))
+        results.notices.append(f"There is no page {number} of these results: here is page {last}.")
+        results.page, first = last, (last - 1) * per_group + 1
+        rows = _matches(terms, kind=kind, first=first, count=per_group)
+    results.groups = _grouped(rows, terms, text, first=first)
+    results.widened = bool(rows) and len(terms) > 1 and not any(row["matched"] == len(terms) for row in rows)
+    if kind and results.groups:
+        results.pages = max(1, -(-results.groups[0].total // per_group))
     return results
 
 
@@ -232,87 +356,174 @@ class Match(TypedDict):
     title: str
     page: str
     url: str
+    keywords: str
     body: str
     kind_total: int  # entries of its kind found
+    matched: int  # how many of the words searched for it has
+    has: list[bool]  # which of them
 
 
-def _matches(text: str, terms: Sequence[str], *, every_word: bool) -> list[Match]:
-    if connection.vendor == "postgresql":
-        entries = _postgres_matches(text, terms, every_word=every_word)
-    else:
-        entries = _fallback_matches(terms, every_word=every_word)
-    # The best PER_GROUP of each kind and how many there are in all, in one query.
-    return list(
+def _matched(terms: Sequence[str], kind: str | None) -> tuple[QuerySet[SearchEntry], list[Q]]:
+    """Live entries with any of the words, each annotated with how many (``matched``) and
+    how well (``score``); and the condition that an entry has each word."""
+    has = [_has_word(term) for term in terms]
+    found = Q(pk__in=[])
+    for condition in has:
+        found |= condition
+    entries = live_entries().filter(found)
+    if kind:
+        entries = entries.filter(kind=kind)
+    matched: Expression = Value(0)
+    for condition in has:
+        matched = matched + Case(
+            When(condition, then=Value(1)), default=Value(0), output_field=IntegerField()
+        )
+    return entries.annotate(matched=matched, score=_score(terms)), has
+
+
+def _matches(terms: Sequence[str], *, kind: str | None, first: int, count: int) -> list[Match]:
+    entries, has = _matched(terms, kind)
+    # The best hits of each kind and how many there are in all, in one query.
+    rows = (
         entries.annotate(
+            **{f"has_{i}": Case(When(c, then=Value(True)), default=Value(False)) for i, c in enumerate(has)},
             rank_in_kind=Window(
-                RowNumber(), partition_by=[F("kind")], order_by=[F("score").desc(), F("position"), F("id")]
+                RowNumber(),
+                partition_by=[F("kind")],
+                order_by=[F("matched").desc(), F("score").desc(), F("position"), F("id")],
             ),
             kind_total=Window(Count("id"), partition_by=[F("kind")]),
         )
-        .filter(rank_in_kind__lte=PER_GROUP)
+        .filter(rank_in_kind__gte=first, rank_in_kind__lt=first + count)
         .order_by("kind", "rank_in_kind")
-        .values("kind", "title", "page", "url", "body", "kind_total")
-    )
-
-
-def _postgres_matches(text: str, terms: Sequence[str], *, every_word: bool) -> QuerySet[SearchEntry]:
-    if every_word:
-        query = SearchQuery(text, search_type="websearch", config=CONFIG)
-        # A single word may be misspelt ("trainum"); of several, each must be found as typed.
-        similar = Q(title__trigram_word_similar=text) if len(terms) == 1 else Q(pk__in=[])
-        likeness: Expression = TrigramWordSimilarity(text, "title")
-    else:
-        query = SearchQuery(terms[0], config=CONFIG)
-        for term in terms[1:]:
-            query |= SearchQuery(term, config=CONFIG)
-        similar, likeness = Q(pk__in=[]), Value(0.0, output_field=FloatField())
-        for term in terms:
-            if len(term) >= MIN_FUZZY_LENGTH:
-                similar |= Q(title__trigram_word_similar=term)
-                likeness = likeness + TrigramWordSimilarity(term, "title")
-    return (
-        live_entries()
-        .filter(Q(vector=query) | similar)
-        .annotate(score=SearchRank(F("vector"), query) + likeness)
-    )
-
-
-def _fallback_matches(terms: Sequence[str], *, every_word: bool) -> QuerySet[SearchEntry]:
-    matched = Q() if every_word else Q(pk__in=[])
-    score: Expression = Value(0.0, output_field=FloatField())
-    for term in terms:
-        found = Q(title__icontains=term) | Q(keywords__icontains=term) | Q(body__icontains=term)
-        matched = (matched & found) if every_word else (matched | found)
-        # A word in the title (a name) weighs most, as on PostgreSQL.
-        score = (
-            score
-            + Case(When(title__icontains=term, then=Value(8)), default=Value(0), output_field=IntegerField())
-            + Case(
-                When(keywords__icontains=term, then=Value(3)), default=Value(0), output_field=IntegerField()
-            )
-            + Case(When(body__icontains=term, then=Value(1)), default=Value(0), output_field=IntegerField())
+        .values(
+            "kind",
+            "title",
+            "page",
+            "url",
+            "keywords",
+            "body",
+            "kind_total",
+            "matched",
+            *(f"has_{i}" for i in range(len(has))),
         )
-    return live_entries().filter(matched).annotate(score=score)
+    )
+    return [
+        Match(
+            kind=row["kind"],
+            title=row["title"],
+            page=row["page"],
+            url=row["url"],
+            keywords=row["keywords"],
+            body=row["body"],
+            kind_total=row["kind_total"],
+            matched=row["matched"],
+            has=[bool(row[f"has_{i}"]) for i in range(len(has))],
+        )
+        for row in rows
+    ]
 
 
-def _grouped(rows: Iterable[Match], terms: Sequence[str]) -> list[Group]:
+def _kind_total(terms: Sequence[str], kind: str) -> int:
+    return _matched(terms, kind)[0].count()
+
+
+def _has_word(term: str) -> Q:
+    """An entry has a word when one of its words starts with it (after English stemming:
+    "chips" finds "chip"), or, for a word of MIN_FUZZY_LENGTH letters or more, when its title
+    is like it by pg_trgm's word similarity ("trainum" finds "AWS Trainium")."""
+    if connection.vendor == "postgresql":
+        found = Q(vector=_prefix_query(term))
+        # pg_trgm.word_similarity_threshold is settings.SEARCH_WORD_SIMILARITY (settings.py).
+        similar = Q(title__trigram_word_similar=term)
+    else:
+        found = _fts(f'"{term}"*' if len(term) >= MIN_PREFIX_LENGTH else f'"{term}"')
+        likeness = WordSimilarity(Value(term), F("title"))
+        similar = Q(GreaterThanOrEqual(likeness, settings.SEARCH_WORD_SIMILARITY))
+    return (found | similar) if len(term) >= MIN_FUZZY_LENGTH else found
+
+
+def _prefix_query(term: str) -> SearchQuery:
+    # The term is letters and digits only (query_words), so it is one quoted lexeme.
+    prefix = ":*" if len(term) >= MIN_PREFIX_LENGTH else ""
+    return SearchQuery(f"'{term}'{prefix}", search_type="raw", config=CONFIG)
+
+
+def _fts(match: str) -> Q:
+    """SQLite: entries whose full-text index matches an FTS5 query (a quoted word: letters and digits)."""
+    sql = f"SELECT rowid FROM {FTS_TABLE} WHERE {FTS_TABLE} MATCH %s"  # noqa: S608 - a constant table
+    return Q(pk__in=RawSQL(sql, [match]))  # noqa: S611 - the match is a parameter
+
+
+def _score(terms: Sequence[str]) -> Expression:
+    """How well an entry matches, among entries with as many of the words: a word in the
+    title (a name) weighs most, then the keywords, then the text; plus the title's likeness
+    to each longer word."""
+    likeness: Expression = Value(0.0, output_field=FloatField())
+    for term in terms:
+        if len(term) >= MIN_FUZZY_LENGTH:
+            likeness = likeness + WordSimilarity(Value(term), F("title"))
+    if connection.vendor == "postgresql":
+        query = _prefix_query(terms[0])
+        for term in terms[1:]:
+            query |= _prefix_query(term)
+        return SearchRank(F("vector"), query) + likeness
+    weight: Expression = Value(0.0, output_field=FloatField())
+    for term in terms:
+        for column, points in (("title", TITLE), ("keywords", KEYWORDS), ("body", BODY)):
+            star = "*" if len(term) >= MIN_PREFIX_LENGTH else ""
+            where = _fts(f'{column} : "{term}"{star}')
+            weight = weight + Case(
+                When(where, then=Value(points / 10)), default=Value(0.0), output_field=FloatField()
+            )
+    return weight + likeness
+
+
+class WordSimilarity(Func):
+    """pg_trgm's ``word_similarity(query, text)``: PostgreSQL's own, and on SQLite its port
+    (discovery/trigrams.py), so both rank a misspelt word alike."""
+
+    function = "WORD_SIMILARITY"
+    output_field = FloatField()
+
+    def as_sqlite(self, compiler: Any, connection: Any, **extra_context: Any) -> Any:
+        return super().as_sql(compiler, connection, function=SQLITE_FUNCTION, **extra_context)
+
+
+def _grouped(rows: Iterable[Match], terms: Sequence[str], query: str, *, first: int) -> list[Group]:
     labels = dict(SearchEntry.Kind.choices)
     groups: dict[str, Group] = {}
+    pattern = _word_pattern(terms)
     for row in rows:
         group = groups.get(row["kind"])
         if group is None:
-            group = groups[row["kind"]] = Group(row["kind"], labels[row["kind"]], row["kind_total"])
+            group = groups[row["kind"]] = Group(
+                row["kind"], labels[row["kind"]], row["kind_total"], query=query, first=first
+            )
         group.hits.append(
             Hit(
                 kind=row["kind"],
                 title=row["title"],
                 page=row["page"],
                 url=row["url"],
-                snippet=highlight(row["body"], terms),
+                snippet=highlight(_quoted(row, pattern), terms),
+                missing=[term for term, has in zip(terms, row["has"], strict=True) if not has],
             )
         )
     order = list(labels)
     return sorted(groups.values(), key=lambda group: order.index(group.kind))
+
+
+def _quoted(row: Match, pattern: re.Pattern[str]) -> str:
+    """The text a hit quotes: its own, or a vendor's company and lane (a comparison's criteria)
+    when only they hold a word searched for ("inference" in "inference specialist")."""
+    if (
+        row["kind"] not in KEYWORDS_QUOTED
+        or pattern.search(row["body"])
+        or not pattern.search(row["keywords"])
+    ):
+        return row["body"]
+    return row["keywords"]
 
 
 def _word_pattern(terms: Sequence[str]) -> re.Pattern[str]:

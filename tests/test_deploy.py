@@ -116,3 +116,18 @@ def test_the_readme_lists_every_variable_the_settings_read():
     listed = set(re.findall(r"`([A-Z_]+)`", table))
     assert read, "no variables found: the pattern no longer matches settings.py"
     assert read - listed == set()
+
+
+def test_the_procfiles_gunicorn_reads_the_request_lines_nginx_lets_through():
+    """nginx passes request lines up to 8 KB (a longer one goes to the search page, which says
+    it was too long); gunicorn's default, 4,094 bytes, would answer a 400 to a long search."""
+    import shlex
+
+    from gunicorn.config import Config
+
+    (web,) = [line for line in (ROOT / "Procfile").read_text().splitlines() if line.startswith("web:")]
+    config = Config()
+    args = config.parser().parse_args(shlex.split(web.removeprefix("web:"))[1:])
+    config.set("limit_request_line", args.limit_request_line)
+
+    assert config.limit_request_line == 8190

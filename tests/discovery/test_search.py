@@ -18,7 +18,7 @@ from tests import factories as f
 pytestmark = pytest.mark.django_db
 
 on_postgres = pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL full-text search")
-on_sqlite = pytest.mark.skipif(connection.vendor == "postgresql", reason="the SQLite fallback")
+on_sqlite = pytest.mark.skipif(connection.vendor == "postgresql", reason="SQLite's FTS5 index")
 
 
 def hits(results, kind):
@@ -112,6 +112,7 @@ def test_nothing_unpublished_is_found(catalogue):
     services.refresh_state(obj=zephyr)
 
     assert search("quokka").groups == []
+    assert search("quokka", kind="vendor").groups == []  # nor on a page of one kind
     assert hits(search("HBM3e"), "fact") == ["Zephyr Accelerator: Memory"]
 
 
@@ -144,10 +145,37 @@ def test_when_no_page_has_every_word_the_search_widens_and_says_so(client, catal
     assert "no page has every word" in search_page(client, "zephyr unobtainium").content.decode()
 
 
-@on_postgres
-def test_a_misspelt_name_finds_its_vendor_on_postgres(catalogue):
+def test_a_misspelt_name_finds_its_vendor_on_either_database(catalogue):
     assert hits(search("zepher"), "vendor")[0] == "Zephyr Accelerator"
     assert hits(search("zepher memory"), "fact")[0] == "Zephyr Accelerator: Memory"
+
+
+def test_a_word_finds_the_words_it_starts(catalogue):
+    assert hits(search("HBM3"), "fact") == ["Zephyr Accelerator: Memory"]
+    assert hits(search("accel"), "vendor") == ["Zephyr Accelerator"]
+
+
+def test_entries_with_every_word_come_first_then_those_with_some_saying_what_they_lack(client, catalogue):
+    results = search("zephyr borealis")
+
+    vendors = [
+        (hit.title, hit.missing) for group in results.groups if group.kind == "vendor" for hit in group.hits
+    ]
+    assert vendors == [("Borealis", []), ("Zephyr Accelerator", ["borealis"])]
+    assert not results.widened
+    html = search_page(client, "zephyr borealis").content.decode()
+    assert "Without “borealis”" in html
+
+
+def test_stop_words_are_not_searched_for(client, catalogue):
+    results = search("the zephyr")
+
+    assert hits(results, "vendor")[0] == "Zephyr Accelerator"
+    assert all(
+        not hit.missing for group in results.groups for hit in group.hits if hit.title == "Zephyr Accelerator"
+    )
+    html = search_page(client, "the of").content.decode()
+    assert "has only words too common to search for" in html
 
 
 @on_postgres
@@ -157,10 +185,15 @@ def test_entries_carry_a_weighted_vector_on_postgres(catalogue):
 
 
 @on_sqlite
-def test_the_sqlite_fallback_finds_words_without_a_vector(catalogue):
+def test_sqlite_searches_its_full_text_index_without_a_vector(catalogue):
     assert not SearchEntry.objects.exclude(vector=None).exists()
-    assert hits(search("zephyr labs"), "vendor") == ["Zephyr Accelerator"]
-    assert search("zepher").groups == []  # no typo tolerance without PostgreSQL
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM discovery_searchentry_fts WHERE discovery_searchentry_fts MATCH 'zephyr'"
+        )
+        (indexed,) = cursor.fetchone()
+    assert indexed == SearchEntry.objects.filter(title__icontains="zephyr").count() + 1  # and Borealis
+    assert hits(search("zephyr labs"), "vendor") == ["Zephyr Accelerator", "Borealis"]
 
 
 def test_a_ten_thousand_character_query_is_cut_and_says_so(client, catalogue):
@@ -257,4 +290,116 @@ def test_search_page_query_count_does_not_grow_with_the_catalogue(client, count,
     with django_assert_num_queries(1):
         response = search_page(client, "summary vendor")
     assert response.status_code == 200
-    assert f"{count} results" in response.content.decode()
+    assert f'<a href="#results-vendor">Vendors ({count})</a>' in response.content.decode()
+
+
+@pytest.fixture
+def many_facts():
+    """A vendor with 23 facts that say "HBM3e": more than one group shows, fewer than a page."""
+    vendor = f.make_vendor(name="Quasar", lane=f.make_lane(), published=False)
+    for number in range(1, 24):
+        f.make_fact(
+            vendor=vendor, attribute=f.make_attribute(name=f"Memory {number}"), value=f"{number} GB HBM3e"
+        )
+    f.publish(vendor)
+    return vendor
+
+
+def test_and_n_more_opens_every_hit_of_its_kind(client, many_facts):
+    html = search_page(client, "HBM3e").content.decode()
+    link = re.search(r'<a href="([^"]+)">And 13 more facts: show all 23</a>', html)
+    assert link, "the group says how many more there are and links to them"
+
+    page = client.get(link.group(1).replace("&amp;", "&"))
+    shown = page.content.decode()
+
+    assert page.status_code == 200
+    assert "23 facts for “HBM3e”." in shown
+    assert len(re.findall(rf'<a href="{many_facts.get_absolute_url()}#fact-\d+">', shown)) == 23
+    assert "And " not in shown and '<a href="/search/?q=HBM3e">Every kind of result</a>' in shown
+
+
+def test_a_kind_of_result_is_shown_page_by_page(client, many_facts, monkeypatch):
+    monkeypatch.setattr("discovery.search.PER_PAGE", 10)
+
+    second = client.get(reverse("search"), {"q": "HBM3e", "kind": "fact", "page": "2"}).content.decode()
+
+    assert "23 facts for “HBM3e”, page 2 of 3." in second
+    assert '<ol start="11">' in second
+    assert len(re.findall(rf'href="{many_facts.get_absolute_url()}#fact-', second)) == 10
+    assert 'href="/search/?q=HBM3e&amp;kind=fact" rel="prev"' in second
+    assert 'href="/search/?q=HBM3e&amp;kind=fact&amp;page=3" rel="next"' in second
+
+
+@pytest.mark.parametrize(
+    ("params", "notice"),
+    [
+        ({"kind": "fact", "page": "x"}, "“x” is not a page number: here is the first page."),
+        ({"kind": "fact", "page": "-1"}, "“-1” is not a page number: here is the first page."),
+        ({"kind": "fact", "page": "99"}, "There is no page 99 of these results: here is page 1."),
+        ({"kind": "<script>"}, "That kind of result does not exist: here are results of every kind."),
+    ],
+)
+def test_a_kind_or_page_that_does_not_exist_is_said_and_the_results_shown(client, many_facts, params, notice):
+    response = client.get(reverse("search"), {"q": "HBM3e", **params})
+    html = response.content.decode()
+
+    assert response.status_code == 200
+    assert notice in html
+    assert "Quasar: Memory 1" in html
+    assert "<script>" not in html.split("<main", 1)[-1]
+
+
+@pytest.mark.parametrize("kind", [None, "fact"])
+def test_a_kind_of_result_takes_one_query_however_many_hits(
+    client, many_facts, kind, django_assert_num_queries
+):
+    with django_assert_num_queries(1):
+        response = client.get(reverse("search"), {"q": "HBM3e", **({"kind": kind} if kind else {})})
+
+    assert response.status_code == 200
+
+
+def test_a_query_string_of_thousands_of_fields_still_gets_its_results(client, catalogue):
+    response = client.get(reverse("search") + "?q=zephyr" + "&x=1" * 5000)
+
+    assert response.status_code == 200
+    assert "Zephyr Accelerator" in response.content.decode()
+
+
+@pytest.mark.parametrize(
+    "q",
+    [
+        "zephyr " * 2000,
+        "🙂" * 5000,
+        "%" * 300,
+        "a:* & !b | ' \" ( ) <-> *",
+        "NEAR(zephyr labs)",
+        'zephyr" OR "x',
+        "ß" * 250,
+    ],
+)
+def test_a_query_of_any_length_or_content_is_a_page_with_a_message_never_an_error(client, catalogue, q):
+    response = search_page(client, q)
+
+    assert response.status_code == 200
+    assert (
+        'class="count"' in response.content.decode()
+        or "Nothing live matches" in response.content.decode()
+        or ("has no letters or digits" in response.content.decode())
+    )
+
+
+def test_an_address_too_long_for_the_server_gets_a_page_that_says_so(client):
+    response = client.get(reverse("search"), {"too-long": "1"})
+
+    assert response.status_code == 200
+    assert "That address was too long to read" in response.content.decode()
+
+
+def test_a_vendor_found_by_its_lane_quotes_its_lane(client, catalogue):
+    (borealis,) = [
+        hit for group in search("training").groups for hit in group.hits if hit.title == "Borealis"
+    ]
+
+    assert "<mark>Training</mark>" in borealis.snippet

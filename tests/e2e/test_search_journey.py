@@ -44,3 +44,23 @@ def test_a_query_of_one_long_word_wraps_on_a_phone(open_page):
     width = page.evaluate("document.scrollingElement.scrollWidth")
     assert width <= 390, "the results page scrolls sideways on a phone"
     watcher.assert_clean()
+
+
+def test_a_misspelt_search_finds_its_vendor_and_and_n_more_opens_the_rest(open_page):
+    load_demo()
+    page, watcher = open_page(java_script_enabled=False)
+
+    page.goto("/search/?q=trainum")
+    vendors = page.get_by_role("region", name="Vendors")
+    expect(vendors.get_by_role("link").first).to_have_text("AWS Trainium")
+
+    page.goto("/search/?q=chip")
+    facts = page.get_by_role("region", name="Facts")
+    expect(facts.get_by_role("listitem")).to_have_count(10)
+    more = facts.get_by_role("link", name=re.compile(r"^And \d+ more facts: show all \d+$"))
+    total = int(re.search(r"show all (\d+)", more.inner_text()).group(1))
+    more.click()
+
+    expect(page).to_have_url(re.compile(r"/search/\?q=chip&kind=fact$"))
+    expect(page.get_by_role("region", name="Facts").get_by_role("listitem")).to_have_count(total)
+    watcher.assert_clean()

@@ -229,3 +229,15 @@ def test_files_are_still_served_when_django_is_down(nginx, django_upstream):
     response = nginx.get("/vendors/aws-trainium/", headers={"Accept-Encoding": "identity"})
     assert (response.status_code, response.content) == (200, PROFILE)
     assert nginx.get("/?sort=name").status_code == 502  # only what needs Django fails
+
+
+def test_a_search_address_too_long_for_nginx_goes_to_the_search_page_not_a_414(nginx, django_upstream):
+    """Past nginx's 8 KB request line, the reader is sent to the search page, which says so;
+    a long line under it reaches Django whole (gunicorn reads up to 8,190 bytes)."""
+    too_long = nginx.get("/search/", params={"q": "a" * 10_000})
+    assert too_long.status_code == 303
+    assert too_long.headers["location"] == "/search/?too-long=1"
+
+    long = nginx.get("/search/", params={"q": "a" * 7_000})
+    assert long.status_code == 200
+    assert django_upstream[1][-1]["path"] == "/search/?q=" + "a" * 7_000
