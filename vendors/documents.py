@@ -38,7 +38,7 @@ from pydantic import (
 from infra.stored import expires, recording, shows
 
 from .freshness import is_stale, stale_before
-from .models import display_date, score_total
+from .models import QUOTE_MAX, Support, citations_of, display_date, score_total
 from .verification import PageVerification, page_verification
 
 if TYPE_CHECKING:
@@ -116,6 +116,44 @@ class Axis(Part):
         return self.name
 
 
+type SupportValue = Literal["full", "partial", "contradicts"]
+
+
+class Evidence(Part):
+    """What one cited source says for a row: its own words, and how far they support it."""
+
+    source: int = Field(description="The id of the source (a key of the document's sources).")
+    quote: str = Field("", max_length=QUOTE_MAX, description="The source's own words; empty when none.")
+    support: SupportValue = Field(
+        "full", description="Whether the source supports the row fully, only partly, or contradicts it."
+    )
+
+    @property
+    def partial(self) -> bool:
+        return self.support == "partial"
+
+    @property
+    def contradicts(self) -> bool:
+        return self.support == "contradicts"
+
+    @property
+    def support_text(self) -> str:
+        """How the page says it: empty for full support (what a citation means by default)."""
+        return "" if self.support == "full" else str(Support(self.support).label)
+
+
+def _evidence_of(row: Any) -> list[dict[str, Any]]:
+    """A working copy's row's citations (prefetched: evidence_prefetch) that say more than
+    “this source supports it”: a quote, or partial or contradicting support. Citations that
+    say nothing more are left out, so a document built before evidence existed reads the same."""
+    citations = getattr(row, citations_of(type(row))).all()
+    return [
+        {"source": citation.source_id, "quote": citation.quote, "support": citation.support}
+        for citation in sorted(citations, key=lambda citation: citation.source_id)
+        if citation.quote or citation.support != Support.FULL
+    ]
+
+
 class Claim(Part):
     """A row that cites sources. ``cited`` and ``notes`` are filled on read (page order)."""
 
@@ -123,14 +161,35 @@ class Claim(Part):
     sources: list[int] = Field(
         description="The ids of the sources it cites (keys of the document's sources)."
     )
+    evidence: list[Evidence] = Field(
+        default_factory=list,
+        description="What cited sources say: each citation with a quote or with partial or "
+        "contradicting support, by source id; a cited source not listed fully supports it.",
+    )
     _cited: list[Source] = PrivateAttr(default_factory=list)
     _notes: list[tuple[int, Source]] = PrivateAttr(default_factory=list)
 
     normalise_sources = field_validator("sources", mode="before")(_ids)
 
+    @model_validator(mode="before")
+    @classmethod
+    def _working_evidence(cls, data: Any) -> Any:
+        """A working copy's row (from attributes) brings its evidence from its citations."""
+        if isinstance(data, dict) or not hasattr(data, "_meta"):
+            return data
+        fields = {name: getattr(data, name) for name in cls.model_fields if hasattr(data, name)}
+        return {**fields, "evidence": _evidence_of(data)}
+
     @property
     def cited(self) -> list[Source]:
         return self._cited
+
+    def evidence_from(self, source: int) -> Evidence:
+        """The evidence of the citation of ``source``: full support and no quote unless it says more."""
+        for found in self.evidence:
+            if found.source == source:
+                return found
+        return Evidence(source=source)
 
     @property
     def notes(self) -> list[tuple[int, Source]]:
