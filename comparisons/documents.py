@@ -15,6 +15,7 @@ from django.urls import reverse
 from pydantic import AliasChoices, AliasPath, Field, PrivateAttr, field_validator
 
 from vendors.documents import (
+    Note,
     FAQ,
     Attribute,
     Axis,
@@ -125,7 +126,7 @@ class ComparisonDocument(PublishedDocument):
         return self.comparison.cited
 
     @property
-    def notes(self) -> list[tuple[int, Source]]:
+    def notes(self) -> list[Note]:
         return self.comparison.notes
 
     def get_absolute_url(self) -> str:

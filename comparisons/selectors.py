@@ -69,6 +69,7 @@ class Table:
     verified_on: list[PageVerification]  # per column (vendors/verification.py)
     total_max: int
     entries: list[Entry] = field(default_factory=list)
+    footnotes: Footnotes = field(default_factory=Footnotes)  # the Sources list, words included
 
     @property
     def verified_columns(self) -> list[tuple[documents.Vendor, PageVerification]]:
@@ -152,6 +153,7 @@ def build_table(
         sources=notes.sources,
         verified_on=[version.verification for version in versions],
         total_max=total_max(len(axes)),
+        footnotes=notes,
     )
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, Literal, Protocol, Self
 
 from django.conf import settings
@@ -116,6 +117,15 @@ class Axis(Part):
         return self.name
 
 
+@dataclass(frozen=True)
+class Note:
+    """One footnote of a row on a page: the source's number there, the source, and what it says."""
+
+    number: int
+    source: Source
+    evidence: Evidence
+
+
 type SupportValue = Literal["full", "partial", "contradicts"]
 
 
@@ -167,7 +177,7 @@ class Claim(Part):
         "contradicting support, by source id; a cited source not listed fully supports it.",
     )
     _cited: list[Source] = PrivateAttr(default_factory=list)
-    _notes: list[tuple[int, Source]] = PrivateAttr(default_factory=list)
+    _notes: list[Note] = PrivateAttr(default_factory=list)
 
     normalise_sources = field_validator("sources", mode="before")(_ids)
 
@@ -192,9 +202,19 @@ class Claim(Part):
         return Evidence(source=source)
 
     @property
-    def notes(self) -> list[tuple[int, Source]]:
-        """(footnote number, source), once a page has numbered them (vendors.selectors.Footnotes)."""
+    def notes(self) -> list[Note]:
+        """Its footnotes, once a page has numbered them (vendors.selectors.Footnotes)."""
         return self._notes
+
+    @property
+    def cited_as(self) -> str:
+        """How a note names the row: its label (“Memory”), date or question."""
+        return ""
+
+    @property
+    def anchor(self) -> str:
+        """The id of the row's own note when its sources are grouped (vendors.selectors.Footnotes)."""
+        return f"notes-{type(self).__name__.lower()}-{self.id}"
 
 
 class Verified(Claim):
@@ -222,6 +242,10 @@ class Fact(Verified):
     value: str
     vendor_stated: bool = Field(description="As stated by the vendor, not measured independently.")
 
+    @property
+    def cited_as(self) -> str:
+        return self.attribute.name
+
 
 class Event(Verified):
     date: dt.date | None
@@ -233,16 +257,28 @@ class Event(Verified):
     def display_date(self) -> str:
         return display_date(self.date, self.precision) if self.date else ""
 
+    @property
+    def cited_as(self) -> str:
+        return f"What changed, {self.display_date}"
+
 
 class Score(Verified):
     axis: Axis
     value: int
     reason: str
 
+    @property
+    def cited_as(self) -> str:
+        return f"Score: {self.axis.name}"
+
 
 class FAQ(Claim):
     question: str
     answer: str
+
+    @property
+    def cited_as(self) -> str:
+        return self.question
 
 
 def _file_name(value: Any) -> Any:

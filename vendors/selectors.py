@@ -96,23 +96,71 @@ def published_version(*, slug: str, number: int) -> VendorVersion | None:
     return version.read_as_archived() if version is not None else None
 
 
+MARKERS_PER_CLAIM = 3  # more sources than this go under one marker, whose note lists them all
+
+
+@dataclass
+class Quoted:
+    """A source's words as the Sources list shows them, with the rows they bear on."""
+
+    evidence: documents.Evidence
+    rows: list[str] = field(default_factory=list)
+
+
+@dataclass
+class SourceEntry:
+    """One numbered source in a page's Sources list, with what it says for the page's rows."""
+
+    number: int
+    source: documents.Source
+    quoted: list[Quoted]
+
+
+@dataclass
+class GroupedNote:
+    """A row citing more sources than it has markers for: its one marker's note lists them all."""
+
+    anchor: str
+    label: str
+    notes: list[documents.Note]
+
+
 @dataclass
 class Footnotes:
-    """Numbers sources in the order a reader first meets them on the page."""
+    """Numbers sources in the order a reader first meets them on the page, and keeps what
+    each says (its citations' quotes and support) for the Sources list."""
 
     sources: list[documents.Source] = field(default_factory=list)
+    groups: list[GroupedNote] = field(default_factory=list)
     _numbers: dict[int, int] = field(default_factory=dict)
+    _quoted: dict[int, dict[tuple[str, str], Quoted]] = field(default_factory=dict)
 
     def cite[C: documents.Claim](self, item: C) -> C:
-        """Give ``item.notes`` a list of (number, source), numbering new sources as they come."""
+        """Give ``item.notes`` its footnotes, numbering new sources as they come."""
         notes = []
         for source in sorted(item.cited, key=lambda s: s.pk):
             if source.pk not in self._numbers:
                 self.sources.append(source)
                 self._numbers[source.pk] = len(self.sources)
-            notes.append((self._numbers[source.pk], source))
+            evidence = item.evidence_from(source.pk)
+            notes.append(documents.Note(number=self._numbers[source.pk], source=source, evidence=evidence))
+            if evidence.quote or evidence.support_text:
+                said = self._quoted.setdefault(source.pk, {})
+                quoted = said.setdefault((evidence.quote, evidence.support), Quoted(evidence=evidence))
+                if item.cited_as and item.cited_as not in quoted.rows:
+                    quoted.rows.append(item.cited_as)
         item._notes = notes  # a document's row keeps its page's numbers privately
+        if len(notes) > MARKERS_PER_CLAIM and not any(group.anchor == item.anchor for group in self.groups):
+            self.groups.append(GroupedNote(anchor=item.anchor, label=item.cited_as, notes=notes))
         return item
+
+    @property
+    def entries(self) -> list[SourceEntry]:
+        """The Sources list: each source with its number and its words, as first met."""
+        return [
+            SourceEntry(number=number, source=source, quoted=list(self._quoted.get(source.pk, {}).values()))
+            for number, source in enumerate(self.sources, start=1)
+        ]
 
 
 @dataclass
@@ -153,6 +201,7 @@ class Profile:
     verification: PageVerification
     same_lane: list[VendorVersion]
     other_lanes: list[VendorVersion]
+    footnotes: Footnotes = field(default_factory=Footnotes)
     same_lane_count: int = 0
     more_in_lanes: list[LaneWithCount] = field(default_factory=list)
     stale_count: int = 0  # stale facts (vendors/freshness.py)
@@ -211,6 +260,7 @@ def build_profile(
         total_max=total_max(len(axes)),
         faqs=faqs,
         sources=notes.sources,
+        footnotes=notes,
         verification=page.facts_verified,
         same_lane=[],
         other_lanes=[],
