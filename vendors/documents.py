@@ -164,6 +164,17 @@ def _evidence_of(row: Any) -> list[dict[str, Any]]:
     ]
 
 
+class _WithEvidence:
+    """A working copy's row read by attributes (aliases included), with its ``evidence``."""
+
+    def __init__(self, row: Any) -> None:
+        self.evidence = _evidence_of(row)
+        self._row = row
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._row, name)
+
+
 class Claim(Part):
     """A row that cites sources. ``cited`` and ``notes`` are filled on read (page order)."""
 
@@ -187,8 +198,7 @@ class Claim(Part):
         """A working copy's row (from attributes) brings its evidence from its citations."""
         if isinstance(data, dict) or not hasattr(data, "_meta"):
             return data
-        fields = {name: getattr(data, name) for name in cls.model_fields if hasattr(data, name)}
-        return {**fields, "evidence": _evidence_of(data)}
+        return _WithEvidence(data)
 
     @property
     def cited(self) -> list[Source]:
