@@ -32,6 +32,7 @@ from infra.cache import cached
 from infra.stored import shows
 
 from . import documents
+from .alternatives import Reason, reasons
 from .documents import VendorDocument
 from .models import Axis, Lane, SiteSettings, VendorVersion, VersionScore, total_max
 from .verification import PageVerification
@@ -164,6 +165,14 @@ class Footnotes:
 
 
 @dataclass
+class Alternative:
+    """Another vendor on a profile, with why a reader might look at it (vendors/alternatives.py)."""
+
+    version: VendorVersion
+    reasons: list[Reason] = field(default_factory=list)
+
+
+@dataclass
 class AtAGlanceRow:
     attribute: documents.Attribute
     facts: list[documents.Fact]
@@ -202,6 +211,8 @@ class Profile:
     same_lane: list[VendorVersion]
     other_lanes: list[VendorVersion]
     footnotes: Footnotes = field(default_factory=Footnotes)
+    alternatives_same: list[Alternative] = field(default_factory=list)  # same_lane, with reasons
+    alternatives_other: list[Alternative] = field(default_factory=list)  # other_lanes, with reasons
     same_lane_count: int = 0
     more_in_lanes: list[LaneWithCount] = field(default_factory=list)
     stale_count: int = 0  # stale facts (vendors/freshness.py)
@@ -268,6 +279,7 @@ def build_profile(
         freshness_days=settings.FRESHNESS_DAYS,
     )
     _add_alternatives(profile, vendor_id=vendor_id, lane_id=page.vendor.lane.pk, live_lane_id=live_lane_id)
+    _add_reasons(profile, page=page, axes=axes)
     if history:
         profile.change_log = change_log(history)[: CHANGE_LOG_ON_PROFILE + 1]
         profile.score_history = score_history(history, axes=axes)
@@ -320,6 +332,23 @@ def _add_alternatives(profile: Profile, *, vendor_id: int, lane_id: int, live_la
             profile.other_lanes += shown
             if others > ALTERNATIVES_PER_LANE:
                 profile.more_in_lanes.append(lane)
+
+
+def _add_reasons(profile: Profile, *, page: VendorDocument, axes: Sequence[Axis]) -> None:
+    """Each alternative shown, with its reasons from its published document and this one's: one
+    query for all their documents. A stored page reading them shows them (document_of), so a
+    publish of an alternative renders this profile again."""
+    shown = [*profile.same_lane, *profile.other_lanes]
+    documents_of = VendorVersion.objects.only("pk", "item_id", "document").in_bulk([v.pk for v in shown])
+
+    def alternative(version: VendorVersion) -> Alternative:
+        found = documents_of.get(version.pk)
+        if found is None:  # gone since the list was cached: no reasons rather than a guess
+            return Alternative(version=version)
+        return Alternative(version=version, reasons=reasons(page, documents.document_of(found), axes=axes))
+
+    profile.alternatives_same = [alternative(version) for version in profile.same_lane]
+    profile.alternatives_other = [alternative(version) for version in profile.other_lanes]
 
 
 def change_log(history: Sequence[HistoryEntry]) -> list[ChangeLogEntry]:
