@@ -5,11 +5,15 @@ made of what both pages publish, never of other words:
 
 - a score: “scores higher on Software (4 vs 3)”, on an active axis where both are scored and
   the alternative's mark is higher (the two widest gaps first);
-- a cited fact: the alternative's own value under a label readers compare (“Where to get it:
-  Google Cloud only, …”) when it says something else than this vendor's, linking to the fact
-  on its page, where its sources are.
+- a cited fact: the alternative's own value under “Where to get it” (“Where to get it: Google
+  Cloud only, …”) when it says something else than this vendor's, linking to the fact on its
+  page, where its sources are.
 
 A vendor with neither (no scores in common, no differing cited fact) gets no reason.
+
+A stored profile shows ``alternative-<id>`` for each alternative it gives reasons for; a publish
+that changes what they are made of (``reason_inputs``) renders those profiles again
+(vendors/pages.py), and a publish that does not leaves them alone.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ from django.utils.text import Truncator
 from .documents import Fact, VendorDocument
 
 SCORE_REASONS = 2  # the widest gaps
-FACT_REASON_LABELS = ("Where to get it", "Memory", "Software")  # the first that differs is given
+FACT_REASON_LABELS = ("Where to get it",)  # the first that differs is given
 FACT_WORDS = 16  # a reason quotes a fact's value up to this many words
 
 
@@ -64,3 +68,24 @@ def reasons(page: VendorDocument, other: VendorDocument, *, axes: Sequence[Named
         found.append(Reason(f"{label}: {value}", url=f"{other.vendor.get_absolute_url()}#fact-{fact.id}"))
         break
     return found
+
+
+def reason_inputs(page: VendorDocument | None) -> tuple:
+    """What another profile's reasons for this vendor are made of: its scores and its cited
+    facts under the reason labels. Equal before and after a publish: no other page changes."""
+    if page is None:
+        return ()
+    return (
+        tuple(sorted((score.axis.id, score.value) for score in page.scores)),
+        tuple(
+            (fact.id, fact.value)
+            for fact in page.facts
+            if fact.attribute.name in FACT_REASON_LABELS and fact.sources
+        ),
+        page.vendor.get_absolute_url(),
+    )
+
+
+def page_key(item_id: int) -> str:
+    """What a stored profile giving reasons for vendor ``item_id`` shows (infra/stored/)."""
+    return f"alternative-{item_id}"

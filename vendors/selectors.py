@@ -32,7 +32,8 @@ from infra.cache import cached
 from infra.stored import shows
 
 from . import documents
-from .alternatives import Reason, reasons
+from . import alternatives
+from .alternatives import Reason
 from .documents import VendorDocument
 from .models import Axis, Lane, SiteSettings, VendorVersion, VersionScore, total_max
 from .verification import PageVerification
@@ -336,8 +337,9 @@ def _add_alternatives(profile: Profile, *, vendor_id: int, lane_id: int, live_la
 
 def _add_reasons(profile: Profile, *, page: VendorDocument, axes: Sequence[Axis]) -> None:
     """Each alternative shown, with its reasons from its published document and this one's: one
-    query for all their documents. A stored page reading them shows them (document_of), so a
-    publish of an alternative renders this profile again."""
+    query for all their documents. A stored page shows what the reasons are made of, not the
+    whole documents (vendors/alternatives.py): another vendor's publish renders this profile
+    again only when it changes them."""
     shown = [*profile.same_lane, *profile.other_lanes]
     documents_of = VendorVersion.objects.only("pk", "item_id", "document").in_bulk([v.pk for v in shown])
 
@@ -345,7 +347,10 @@ def _add_reasons(profile: Profile, *, page: VendorDocument, axes: Sequence[Axis]
         found = documents_of.get(version.pk)
         if found is None:  # gone since the list was cached: no reasons rather than a guess
             return Alternative(version=version)
-        return Alternative(version=version, reasons=reasons(page, documents.document_of(found), axes=axes))
+        shows(alternatives.page_key(version.item_id))
+        # Parsed here, not through document_of: that would record the whole document as shown.
+        other = VendorDocument.parse(found.document)
+        return Alternative(version=version, reasons=alternatives.reasons(page, other, axes=axes))
 
     profile.alternatives_same = [alternative(version) for version in profile.same_lane]
     profile.alternatives_other = [alternative(version) for version in profile.other_lanes]
