@@ -6,9 +6,9 @@ from django.contrib.admin.widgets import RelatedFieldWidgetWrapper
 from django.db.models import Count, Q
 
 from editorial.workflow import SAVE_FIELDSET, EditorialAdmin, EditorialForm
-from vendors.admin.evidence import CitesEvidence
 from vendors.admin import CitedInline, CitesSources, FillsPositions, PositionedInlineForm, ResolvesChoicesOnce
 from vendors.admin.editing import AutocompletesKnowChoices, ChecksChangedRowsOnly, KnownModelChoiceField
+from vendors.admin.evidence import CitesEvidence
 from vendors.admin.sections import CARD_TABLE, SECTIONED_CHANGE_FORM, InSections
 
 from .models import (

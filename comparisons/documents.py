@@ -15,11 +15,11 @@ from django.urls import reverse
 from pydantic import AliasChoices, AliasPath, Field, PrivateAttr, field_validator
 
 from vendors.documents import (
-    Note,
     FAQ,
     Attribute,
     Axis,
     Claim,
+    Note,
     Part,
     PublishedDocument,
     Source,

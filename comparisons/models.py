@@ -8,7 +8,17 @@ from django.db.models import Q
 from django.urls import reverse
 
 from editorial.models import Editable, PublishedVersion
-from vendors.models import SCORE_MAX, SCORE_MIN, Attribute, Axis, Citation, Source, Vendor, evidence_constraints, with_citations
+from vendors.models import (
+    SCORE_MAX,
+    SCORE_MIN,
+    Attribute,
+    Axis,
+    Citation,
+    Source,
+    Vendor,
+    evidence_constraints,
+    with_citations,
+)
 
 MIN_VENDORS = 2
 MAX_VENDORS = 5

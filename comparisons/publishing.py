@@ -32,7 +32,8 @@ def comparison_document(comparison):
             ),
         ),
         Prefetch(
-            "faqs", queryset=ComparisonFAQ.objects.prefetch_related(plain_sources, citations_of(ComparisonFAQ))
+            "faqs",
+            queryset=ComparisonFAQ.objects.prefetch_related(plain_sources, citations_of(ComparisonFAQ)),
         ),
         plain_sources,
         citations_of(Comparison),

@@ -119,7 +119,7 @@ def profile_values(page, *, axes, fields=True, facts=True, events=True, faqs=Tru
                 verified_on=fact.verified_on,
                 stale=fact.is_stale,
                 sources=fact.cited,
-            claim=fact,
+                claim=fact,
             )
             for fact in page.facts
         ]
@@ -133,7 +133,7 @@ def profile_values(page, *, axes, fields=True, facts=True, events=True, faqs=Tru
                 verified_on=event.verified_on,
                 stale=event.is_stale,
                 sources=event.cited,
-            claim=event,
+                claim=event,
             )
             for event in page.events
         ]

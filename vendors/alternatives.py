@@ -58,7 +58,9 @@ def reasons(page: VendorDocument, other: VendorDocument, *, axes: Sequence[Named
         ),
         key=lambda gap: (-gap[0], gap[1]),
     )
-    found = [Reason(f"scores higher on {name} ({high} vs {low})") for _, _, name, high, low in gaps[:SCORE_REASONS]]
+    found = [
+        Reason(f"scores higher on {name} ({high} vs {low})") for _, _, name, high, low in gaps[:SCORE_REASONS]
+    ]
     for label in FACT_REASON_LABELS:
         fact = _first_cited(other, label)
         own = _first_cited(page, label)

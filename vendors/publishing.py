@@ -57,7 +57,9 @@ def _with_rows(queryset):
         Prefetch("events", queryset=Event.objects.prefetch_related(plain_sources, citations_of(Event))),
         Prefetch(
             "scores",
-            queryset=Score.objects.select_related("axis").prefetch_related(plain_sources, citations_of(Score)),
+            queryset=Score.objects.select_related("axis").prefetch_related(
+                plain_sources, citations_of(Score)
+            ),
         ),
         Prefetch("faqs", queryset=FAQ.objects.prefetch_related(plain_sources, citations_of(FAQ))),
     )

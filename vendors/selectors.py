@@ -31,8 +31,7 @@ from editorial.services import HistoryEntry
 from infra.cache import cached
 from infra.stored import shows
 
-from . import documents
-from . import alternatives
+from . import alternatives, documents
 from .alternatives import Reason
 from .documents import VendorDocument
 from .models import Axis, Lane, SiteSettings, VendorVersion, VersionScore, total_max

@@ -15,7 +15,11 @@ pytestmark = pytest.mark.django_db
 def reasons_of(html, name):
     """The reasons listed under the alternative called ``name``."""
     found = re.search(rf'<ul class="reasons-why" aria-label="Why {re.escape(name)}">(.*?)</ul>', html, re.S)
-    return [unescape(re.sub(r"<[^>]+>", "", item)) for item in re.findall(r"<li>(.*?)</li>", found.group(1))] if found else []
+    return (
+        [unescape(re.sub(r"<[^>]+>", "", item)) for item in re.findall(r"<li>(.*?)</li>", found.group(1))]
+        if found
+        else []
+    )
 
 
 @pytest.fixture
@@ -31,7 +35,9 @@ def lane_of_two():
     f.make_score(vendor=this, axis=access, value=4)
     f.make_score(vendor=other, axis=access, value=2)
     f.make_fact(vendor=this, attribute=where, value="Its own cloud only", sources=[source])
-    fact = f.make_fact(vendor=other, attribute=where, value="Sold to anyone, and on three clouds", sources=[source])
+    fact = f.make_fact(
+        vendor=other, attribute=where, value="Sold to anyone, and on three clouds", sources=[source]
+    )
     f.publish(this)
     f.publish(other)
     return this, other, fact
@@ -52,7 +58,10 @@ def test_an_alternative_gives_its_own_cited_fact_and_links_to_it(client, lane_of
     assert f'href="{other.get_absolute_url()}#fact-{fact.pk}"' in html
     # From the other side: where this one scores higher, then its own differing fact.
     back = client.get(other.get_absolute_url()).content.decode()
-    assert reasons_of(back, "This chip") == ["scores higher on Access (4 vs 2)", "Where to get it: Its own cloud only"]
+    assert reasons_of(back, "This chip") == [
+        "scores higher on Access (4 vs 2)",
+        "Where to get it: Its own cloud only",
+    ]
 
 
 def test_an_uncited_fact_or_a_missing_score_gives_no_reason(client):
@@ -71,11 +80,16 @@ def test_an_uncited_fact_or_a_missing_score_gives_no_reason(client):
 def test_every_alternative_on_the_demo_profile_reads_from_the_published_data(client):
     load_demo()
     html = client.get("/vendors/aws-trainium/").content.decode()
-    section = html[html.index('id="alternatives"') : html.index("</section>", html.index('id="alternatives"'))]
+    section = html[
+        html.index('id="alternatives"') : html.index("</section>", html.index('id="alternatives"'))
+    ]
     reasons = re.findall(r'<ul class="reasons-why" aria-label="Why ([^"]+)">', section)
     assert len(reasons) == 8  # every other demo vendor has a cited “Where to get it”
     google = reasons_of(html, "Google TPU")
-    assert google == ["Where to get it: Google Cloud only, via Compute Engine or Google Kubernetes Engine (GKE), including reserved 'All Capacity' mode."]
+    assert google == [
+        "Where to get it: Google Cloud only, via Compute Engine or Google Kubernetes Engine (GKE), "
+        "including reserved 'All Capacity' mode."
+    ]
 
 
 def test_a_publish_that_changes_an_alternatives_reasons_renders_the_profiles_giving_them_again():

@@ -197,7 +197,12 @@ def test_a_long_quote_or_an_unknown_support_is_a_form_error_and_changes_nothing(
 def test_the_dialog_returns_the_typed_evidence_for_the_rows_citation(editor):
     response = editor.post(
         QUICK_ADD,
-        {"title": "A spec", "url": "https://example.com/spec", "quote": "  Up to 144 chips.  ", "support": "partial"},
+        {
+            "title": "A spec",
+            "url": "https://example.com/spec",
+            "quote": "  Up to 144 chips.  ",
+            "support": "partial",
+        },
     )
 
     assert response.status_code == 201

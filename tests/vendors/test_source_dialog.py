@@ -37,7 +37,13 @@ def test_a_new_source_is_created_and_named_for_the_row(editor_client):
         "2026-11-28",
     )
     assert response.json() == {
-        "source": {"id": str(source.pk), "text": source.title, "url": source.url, "quote": "", "support": "full"}
+        "source": {
+            "id": str(source.pk),
+            "text": source.title,
+            "url": source.url,
+            "quote": "",
+            "support": "full",
+        }
     }
 
 

@@ -145,7 +145,11 @@ class TestReferenceProfile:
         answers = re.findall(r'<div class="answer">.*?</div>', page, re.S)
         assert len(answers) == 4 and all(footnoted(answer) for answer in answers)
         markers = set(footnoted(page))
-        notes = [re.search(rf'<li id="{anchor}">(.*?)</li>', page, re.S) for anchor in markers if "notes-" in anchor]
+        notes = [
+            re.search(rf'<li id="{anchor}">(.*?)</li>', page, re.S)
+            for anchor in markers
+            if "notes-" in anchor
+        ]
         assert notes and all(notes)
         reached = {m for m in markers if m.startswith("source-")}
         reached |= {target for note in notes for target in re.findall(r'href="#(source-\d+)"', note.group(1))}

@@ -67,7 +67,8 @@ class EvidenceWidget(forms.Widget):
                 )
             )
         empty = format_html(
-            '<p class="evidence-none help">{}</p>', "Save the row with its sources to give each one its words."
+            '<p class="evidence-none help">{}</p>',
+            "Save the row with its sources to give each one its words.",
         )
         return format_html(
             '<div class="evidence-widget" data-evidence-name="{}" data-quote-max="{}">{}</div>',

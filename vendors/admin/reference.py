@@ -18,9 +18,9 @@ from infra.cache import content_changed
 from infra.stored import changed_everywhere
 
 from ..models import (
+    QUOTE_MAX,
     Attribute,
     Axis,
-    QUOTE_MAX,
     Citation,
     Lane,
     SiteSettings,
@@ -251,7 +251,9 @@ class QuickEvidenceForm(forms.Form):
         required=False,
         strip=True,
         max_length=QUOTE_MAX,
-        error_messages={"max_length": f"A quote is at most {QUOTE_MAX} characters (this one is %(show_value)d)."},
+        error_messages={
+            "max_length": f"A quote is at most {QUOTE_MAX} characters (this one is %(show_value)d)."
+        },
     )
     support = forms.ChoiceField(
         required=False,

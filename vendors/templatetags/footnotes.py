@@ -28,7 +28,8 @@ def footnotes(item):
     notes = getattr(item, "notes", ()) or ()
     if len(notes) > MARKERS_PER_CLAIM:
         return format_html(
-            '<sup class="fn fn-group"><a href="#{0}" aria-label="{1} sources: see the note">[{1} sources]</a></sup>',
+            '<sup class="fn fn-group">'
+            '<a href="#{0}" aria-label="{1} sources: see the note">[{1} sources]</a></sup>',
             item.anchor,
             len(notes),
         )
@@ -37,5 +38,3 @@ def footnotes(item):
         '<sup class="fn"><a href="#source-{0}" aria-label="{1}: {2}">[{3}]</a></sup>',
         (_marker(note) for note in notes),
     )
-
-
