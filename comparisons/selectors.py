@@ -146,7 +146,7 @@ def build_table(
             cell.vendor = vendor
             for item in cell.items:
                 if isinstance(item, documents.Claim):
-                    notes.cite(item)
+                    notes.cite(item, label=f"{vendor.name}, {row.label}")
     return Table(
         vendors=vendors,
         rows=rows,

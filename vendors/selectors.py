@@ -136,8 +136,10 @@ class Footnotes:
     _numbers: dict[int, int] = field(default_factory=dict)
     _quoted: dict[int, dict[tuple[str, str], Quoted]] = field(default_factory=dict)
 
-    def cite[C: documents.Claim](self, item: C) -> C:
-        """Give ``item.notes`` its footnotes, numbering new sources as they come."""
+    def cite[C: documents.Claim](self, item: C, *, label: str = "") -> C:
+        """Give ``item.notes`` its footnotes, numbering new sources as they come. ``label``
+        names the row in notes (“Google TPU, Memory” on a comparison), else the row's own."""
+        label = label or item.cited_as
         notes = []
         for source in sorted(item.cited, key=lambda s: s.pk):
             if source.pk not in self._numbers:
@@ -148,11 +150,11 @@ class Footnotes:
             if evidence.quote or evidence.support_text:
                 said = self._quoted.setdefault(source.pk, {})
                 quoted = said.setdefault((evidence.quote, evidence.support), Quoted(evidence=evidence))
-                if item.cited_as and item.cited_as not in quoted.rows:
-                    quoted.rows.append(item.cited_as)
+                if label and label not in quoted.rows:
+                    quoted.rows.append(label)
         item._notes = notes  # a document's row keeps its page's numbers privately
         if len(notes) > MARKERS_PER_CLAIM and not any(group.anchor == item.anchor for group in self.groups):
-            self.groups.append(GroupedNote(anchor=item.anchor, label=item.cited_as, notes=notes))
+            self.groups.append(GroupedNote(anchor=item.anchor, label=label, notes=notes))
         return item
 
     @property

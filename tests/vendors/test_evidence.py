@@ -251,3 +251,21 @@ def test_a_document_published_before_evidence_reads_as_full_support_without_word
 
     parsed = VendorDocument.parse(document)
     assert parsed.facts[0].evidence_from(fact.sources.get().pk).support == "full"
+
+
+def test_a_comparison_groups_a_long_cited_row_under_one_marker_named_for_its_vendor(client):
+    lane = f.make_lane()
+    memory = f.make_attribute(name="Memory")
+    first = f.make_vendor(name="First chip", slug="first-chip", lane=lane)
+    second = f.make_vendor(name="Second chip", slug="second-chip", lane=lane)
+    fact = f.make_fact(vendor=first, attribute=memory, sources=[f.make_source() for _ in range(4)])
+    f.make_fact(vendor=second, attribute=memory, sources=[f.make_source()])
+    f.publish(first)
+    f.publish(second)
+
+    html = client.get("/compare/vendors/first-chip/second-chip/").content.decode()
+
+    assert f'href="#notes-fact-{fact.pk}" aria-label="4 sources: see the note">[4 sources]</a>' in html
+    note = re.search(rf'<li id="notes-fact-{fact.pk}">(.*?)</li>', html, re.S).group(1)
+    assert note.startswith("First chip, Memory: ")
+    assert len(re.findall(r'href="#source-\d+"', note)) == 4
