@@ -34,7 +34,16 @@
   // page draws the saved ones itself.
   function evidenceBox(select) {
     const name = select.name.replace(/sources$/, "evidence");
-    return document.querySelector(`.evidence-widget[data-evidence-name="${name}"]`);
+    let box = document.querySelector(`.evidence-widget[data-evidence-name="${name}"]`);
+    if (!box) {
+      // A row added on the page: Django renumbers its inputs' names, not this attribute.
+      const row = select.closest("tr, .inline-related");
+      box = row ? row.querySelector(".evidence-widget") : null;
+      if (box) {
+        box.dataset.evidenceName = name;
+      }
+    }
+    return box;
   }
 
   function addEvidence(select, source) {

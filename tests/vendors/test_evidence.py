@@ -269,3 +269,17 @@ def test_a_comparison_groups_a_long_cited_row_under_one_marker_named_for_its_ven
     note = re.search(rf'<li id="notes-fact-{fact.pk}">(.*?)</li>', html, re.S).group(1)
     assert note.startswith("First chip, Memory: ")
     assert len(re.findall(r'href="#source-\d+"', note)) == 4
+
+
+def test_a_contradicting_source_says_so_on_its_marker_and_in_the_sources_list(client):
+    vendor = f.make_vendor()
+    memory = f.make_attribute(name="Memory")
+    source = f.make_source(title="Trainium3 guide for NKI")
+    fact = f.make_fact(vendor=vendor, attribute=memory, value="4.9 TB/s per chip", sources=[source])
+    FactCitation.objects.filter(cited=fact).update(support=Support.CONTRADICTS, quote="bandwidth of 4.7 TB/s")
+    f.publish(vendor)
+
+    html = client.get(vendor.get_absolute_url()).content.decode()
+
+    assert ">[1, contradicts]</a>" in html
+    assert '<strong class="support">Contradicts</strong> Memory: <q>bandwidth of 4.7 TB/s</q>' in html
