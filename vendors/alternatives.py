@@ -24,7 +24,7 @@ from typing import Protocol
 
 from django.utils.text import Truncator
 
-from .documents import Fact, VendorDocument
+from .documents import VendorDocument
 
 SCORE_REASONS = 2  # the widest gaps
 FACT_REASON_LABELS = ("Where to get it",)  # the first that differs is given
@@ -42,50 +42,65 @@ class Reason:
     url: str = ""  # the fact on the alternative's page, with its sources; empty for a score
 
 
-def _first_cited(page: VendorDocument, label: str) -> Fact | None:
-    return next((fact for fact in page.facts if fact.attribute.name == label and fact.sources), None)
+@dataclass(frozen=True)
+class Card:
+    """What reasons are made of, of one published document: its scores by axis id, its cited
+    facts under the reason labels (label, fact id, value), its page. Small enough to cache
+    with the alternatives' list (vendors.selectors.alternatives_by_lane), and compared before
+    and after a publish to know whether other profiles' reasons changed (vendors/pages.py)."""
+
+    scores: tuple[tuple[int, int], ...]
+    facts: tuple[tuple[str, int, str], ...]
+    url: str
+
+    def score_on(self, axis_id: int) -> int | None:
+        return dict(self.scores).get(axis_id)
+
+    def fact(self, label: str) -> tuple[int, str] | None:
+        return next(((pk, value) for name, pk, value in self.facts if name == label), None)
 
 
-def reasons(page: VendorDocument, other: VendorDocument, *, axes: Sequence[NamedAxis]) -> list[Reason]:
-    """Why ``other`` is worth a look from ``page``'s profile, from their scores and cited facts."""
-    mine = {axis.pk: score.value for axis, score in page.scores_on(axes) if score}
-    theirs = {axis.pk: score.value for axis, score in other.scores_on(axes) if score}
-    gaps = sorted(
-        (
-            (theirs[axis.pk] - mine[axis.pk], position, axis.name, theirs[axis.pk], mine[axis.pk])
-            for position, axis in enumerate(axes)
-            if axis.pk in mine and axis.pk in theirs and theirs[axis.pk] > mine[axis.pk]
+def card(page: VendorDocument) -> Card:
+    return Card(
+        scores=tuple(sorted((score.axis.id, score.value) for score in page.scores)),
+        facts=tuple(
+            (fact.attribute.name, fact.id, fact.value.strip())
+            for fact in page.facts
+            if fact.attribute.name in FACT_REASON_LABELS and fact.sources
         ),
-        key=lambda gap: (-gap[0], gap[1]),
+        url=page.vendor.get_absolute_url(),
     )
+
+
+def reasons(mine: Card, other: Card, *, axes: Sequence[NamedAxis]) -> list[Reason]:
+    """Why ``other`` is worth a look from the profile whose card is ``mine``."""
+    gaps = []
+    for position, axis in enumerate(axes):
+        high, low = other.score_on(axis.pk), mine.score_on(axis.pk)
+        if high is not None and low is not None and high > low:
+            gaps.append((high - low, position, axis.name, high, low))
+    gaps.sort(key=lambda gap: (-gap[0], gap[1]))
     found = [
         Reason(f"scores higher on {name} ({high} vs {low})") for _, _, name, high, low in gaps[:SCORE_REASONS]
     ]
     for label in FACT_REASON_LABELS:
-        fact = _first_cited(other, label)
-        own = _first_cited(page, label)
-        if fact is None or (own is not None and own.value.strip() == fact.value.strip()):
+        theirs, own = other.fact(label), mine.fact(label)
+        if theirs is None or (own is not None and own[1] == theirs[1]):
             continue
-        value = Truncator(fact.value.strip()).words(FACT_WORDS, truncate="…")
-        found.append(Reason(f"{label}: {value}", url=f"{other.vendor.get_absolute_url()}#fact-{fact.id}"))
+        pk, value = theirs
+        found.append(
+            Reason(
+                f"{label}: {Truncator(value).words(FACT_WORDS, truncate='…')}", url=f"{other.url}#fact-{pk}"
+            )
+        )
         break
     return found
 
 
-def reason_inputs(page: VendorDocument | None) -> tuple:
-    """What another profile's reasons for this vendor are made of: its scores and its cited
-    facts under the reason labels. Equal before and after a publish: no other page changes."""
-    if page is None:
-        return ()
-    return (
-        tuple(sorted((score.axis.id, score.value) for score in page.scores)),
-        tuple(
-            (fact.id, fact.value)
-            for fact in page.facts
-            if fact.attribute.name in FACT_REASON_LABELS and fact.sources
-        ),
-        page.vendor.get_absolute_url(),
-    )
+def reason_inputs(page: VendorDocument | None) -> Card | None:
+    """What another profile's reasons for this vendor are made of. Equal before and after a
+    publish: no other profile changes."""
+    return card(page) if page is not None else None
 
 
 def page_key(item_id: int) -> str:

@@ -292,7 +292,7 @@ def alternatives_by_lane() -> list[tuple[LaneWithCount, list[VendorVersion]]]:
     """Every lane with live vendors, in its order, with its first few live vendors by name
     (one more than a profile shows, so that it can leave itself out): two queries, shared by
     every profile through the content-token cache. Each vendor's ``lane`` is its lane, size
-    included.
+    included, and its ``reason_card`` what its reasons on other profiles are made of.
 
     Bounded whatever the catalogue holds on PostgreSQL: each lane's first names come from
     the (lane, name) index with a LIMIT, all lanes in one UNION ALL. SQLite takes no LIMIT
@@ -301,7 +301,7 @@ def alternatives_by_lane() -> list[tuple[LaneWithCount, list[VendorVersion]]]:
     lanes = {lane.pk: lane for lane in lanes_with_vendor_counts() if lane.vendor_count}
     if not lanes:
         return []
-    shown = live_vendors().defer("document", "history", "changes")
+    shown = live_vendors().defer("history", "changes")
     rows: list[VendorVersion]
     if connection.features.supports_slicing_ordering_in_compound:
         firsts = [shown.filter(lane=pk).order_by("name", "pk")[: ALTERNATIVES_PER_LANE + 1] for pk in lanes]
@@ -317,6 +317,10 @@ def alternatives_by_lane() -> list[tuple[LaneWithCount, list[VendorVersion]]]:
     for pk, lane in lanes.items():
         for version in by_lane[pk]:
             version.lane = lane
+            # What its reasons on other profiles are made of (vendors/alternatives.py); the
+            # document itself is not kept, so the cached list stays small.
+            document = VendorDocument.parse(version.__dict__.pop("document"))
+            version.reason_card = alternatives.card(document)  # type: ignore[attr-defined]  # cached with it
     return [(lane, by_lane[pk]) for pk, lane in lanes.items()]
 
 
@@ -337,21 +341,17 @@ def _add_alternatives(profile: Profile, *, vendor_id: int, lane_id: int, live_la
 
 
 def _add_reasons(profile: Profile, *, page: VendorDocument, axes: Sequence[Axis]) -> None:
-    """Each alternative shown, with its reasons from its published document and this one's: one
-    query for all their documents. A stored page shows what the reasons are made of, not the
-    whole documents (vendors/alternatives.py): another vendor's publish renders this profile
-    again only when it changes them."""
-    shown = [*profile.same_lane, *profile.other_lanes]
-    documents_of = VendorVersion.objects.only("pk", "item_id", "document").in_bulk([v.pk for v in shown])
+    """Each alternative shown, with its reasons from its card (kept with the cached list) and
+    this page's. A stored page shows what the reasons are made of, not the whole documents:
+    another vendor's publish renders this profile again only when it changes them."""
+    mine = alternatives.card(page)
 
     def alternative(version: VendorVersion) -> Alternative:
-        found = documents_of.get(version.pk)
-        if found is None:  # gone since the list was cached: no reasons rather than a guess
+        other = getattr(version, "reason_card", None)
+        if other is None:  # a list cached before cards: no reasons rather than a guess
             return Alternative(version=version)
         shows(alternatives.page_key(version.item_id))
-        # Parsed here, not through document_of: that would record the whole document as shown.
-        other = VendorDocument.parse(found.document)
-        return Alternative(version=version, reasons=alternatives.reasons(page, other, axes=axes))
+        return Alternative(version=version, reasons=alternatives.reasons(mine, other, axes=axes))
 
     profile.alternatives_same = [alternative(version) for version in profile.same_lane]
     profile.alternatives_other = [alternative(version) for version in profile.other_lanes]

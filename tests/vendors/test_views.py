@@ -548,7 +548,7 @@ class TestVerifiedDateIsTheOldestFactsDateEverywhere:
 # --- Query counts do not grow with the catalogue --------------------------------------------
 
 SIZE_PAGES = {
-    "profile": ("/vendors/featured-chip/", 7),  # 6, and one for the alternatives' documents (their reasons)
+    "profile": ("/vendors/featured-chip/", 6),
     "rankings": ("/", 5),
     "vendor list": ("/vendors/", 7),
     "lane": ("/lanes/featured-lane/", 4),
