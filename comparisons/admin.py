@@ -8,6 +8,7 @@ from django.db.models import Count, Q
 from editorial.workflow import SAVE_FIELDSET, EditorialAdmin, EditorialForm
 from vendors.admin import CitedInline, CitesSources, FillsPositions, PositionedInlineForm, ResolvesChoicesOnce
 from vendors.admin.editing import AutocompletesKnowChoices, ChecksChangedRowsOnly, KnownModelChoiceField
+from vendors.admin.evidence import CitesEvidence
 from vendors.admin.sections import CARD_TABLE, SECTIONED_CHANGE_FORM, InSections
 
 from .models import (
@@ -122,10 +123,10 @@ class CompareVendorField(KnownModelChoiceField):
         return str(obj.vendor)
 
 
-class AssessmentForm(ChecksChangedRowsOnly, forms.ModelForm):
+class AssessmentForm(CitesEvidence, ChecksChangedRowsOnly, forms.ModelForm):
     class Meta:
         model = Assessment
-        fields = ["criterion", "entry", "value", "mark", "reason", "vendor_stated", "sources"]
+        fields = ["criterion", "entry", "value", "mark", "reason", "vendor_stated", "sources", "evidence"]
         widgets = {
             "value": forms.TextInput(attrs={"size": 30}),
             "reason": forms.Textarea(attrs={"rows": 2, "cols": 40}),
@@ -171,10 +172,10 @@ class AssessmentInline(CitedInline):
 # --- frequently asked questions --------------------------------------------------------
 
 
-class ComparisonFAQForm(PositionedInlineForm):
+class ComparisonFAQForm(CitesEvidence, PositionedInlineForm):
     class Meta:
         model = ComparisonFAQ
-        fields = ["question", "answer", "sources", "position"]
+        fields = ["question", "answer", "sources", "evidence", "position"]
         widgets = {"answer": forms.Textarea(attrs={"rows": 3, "cols": 60})}
 
 

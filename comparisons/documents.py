@@ -19,6 +19,7 @@ from vendors.documents import (
     Attribute,
     Axis,
     Claim,
+    Note,
     Part,
     PublishedDocument,
     Source,
@@ -125,7 +126,7 @@ class ComparisonDocument(PublishedDocument):
         return self.comparison.cited
 
     @property
-    def notes(self) -> list[tuple[int, Source]]:
+    def notes(self) -> list[Note]:
         return self.comparison.notes
 
     def get_absolute_url(self) -> str:

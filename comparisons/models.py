@@ -8,7 +8,17 @@ from django.db.models import Q
 from django.urls import reverse
 
 from editorial.models import Editable, PublishedVersion
-from vendors.models import SCORE_MAX, SCORE_MIN, Attribute, Axis, Citation, Source, Vendor, with_citations
+from vendors.models import (
+    SCORE_MAX,
+    SCORE_MIN,
+    Attribute,
+    Axis,
+    Citation,
+    Source,
+    Vendor,
+    evidence_constraints,
+    with_citations,
+)
 
 MIN_VENDORS = 2
 MAX_VENDORS = 5
@@ -225,7 +235,10 @@ class ComparisonCitation(Citation):
 
     class Meta(Citation.Meta):
         verbose_name = "comparison citation"
-        constraints = [models.UniqueConstraint(fields=["cited", "source"], name="unique_comparison_citation")]
+        constraints = [
+            models.UniqueConstraint(fields=["cited", "source"], name="unique_comparison_citation"),
+            *evidence_constraints("comparison_citation"),
+        ]
 
 
 class AssessmentCitation(Citation):
@@ -233,7 +246,10 @@ class AssessmentCitation(Citation):
 
     class Meta(Citation.Meta):
         verbose_name = "assessment citation"
-        constraints = [models.UniqueConstraint(fields=["cited", "source"], name="unique_assessment_citation")]
+        constraints = [
+            models.UniqueConstraint(fields=["cited", "source"], name="unique_assessment_citation"),
+            *evidence_constraints("assessment_citation"),
+        ]
 
 
 class ComparisonFAQCitation(Citation):
@@ -242,7 +258,8 @@ class ComparisonFAQCitation(Citation):
     class Meta(Citation.Meta):
         verbose_name = "comparison answer citation"
         constraints = [
-            models.UniqueConstraint(fields=["cited", "source"], name="unique_comparison_answer_citation")
+            models.UniqueConstraint(fields=["cited", "source"], name="unique_comparison_answer_citation"),
+            *evidence_constraints("comparison_answer_citation"),
         ]
 
 

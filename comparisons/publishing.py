@@ -9,7 +9,7 @@ from django.db.models import Prefetch
 from editorial.diff import Kind
 from editorial.registry import Publication
 from vendors.markdown import plain_text
-from vendors.models import Source
+from vendors.models import Source, citations_of
 from vendors.publishing import faq_search_entry, sources_content
 
 from .documents import ComparisonDocument, comparison_document_of
@@ -25,12 +25,18 @@ def comparison_document(comparison):
             queryset=Criterion.objects.select_related("attribute", "axis").prefetch_related(
                 Prefetch(
                     "assessments",
-                    queryset=Assessment.objects.select_related("entry").prefetch_related(plain_sources),
+                    queryset=Assessment.objects.select_related("entry").prefetch_related(
+                        plain_sources, citations_of(Assessment)
+                    ),
                 )
             ),
         ),
-        Prefetch("faqs", queryset=ComparisonFAQ.objects.prefetch_related(plain_sources)),
+        Prefetch(
+            "faqs",
+            queryset=ComparisonFAQ.objects.prefetch_related(plain_sources, citations_of(ComparisonFAQ)),
+        ),
         plain_sources,
+        citations_of(Comparison),
     ).get(pk=comparison.pk)
     return ComparisonDocument.build(comparison).as_json()
 

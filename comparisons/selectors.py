@@ -80,6 +80,7 @@ class Table:
     # show, each saying why (vendors of its columns whose profiles went live after it, and
     # vendors added to the comparison later).
     added_later: list[AddedLater] = field(default_factory=list)
+    footnotes: Footnotes = field(default_factory=Footnotes)  # the Sources list, words included
 
     @property
     def verified_columns(self) -> list[tuple[documents.Vendor, PageVerification]]:
@@ -156,13 +157,14 @@ def build_table(
             cell.vendor = vendor
             for item in cell.items:
                 if isinstance(item, documents.Claim):
-                    notes.cite(item)
+                    notes.cite(item, label=f"{vendor.name}, {row.label}")
     return Table(
         vendors=vendors,
         rows=rows,
         sources=notes.sources,
         verified_on=[version.verification for version in versions],
         total_max=total_max(len(axes)),
+        footnotes=notes,
     )
 
 

@@ -170,6 +170,17 @@ def _describe_citation(model, old_rows, new_rows, names):
             row = (new_rows if verb == "added to" else old_rows)[pk]
             what = names.of(cited_model, row.get("cited_id"))
             lines.append(f"Source {verb} {what}: {names.of(source_model, row.get('source_id'))}")
+    for pk in sorted(old_rows.keys() & new_rows.keys(), key=int):
+        old, new = old_rows[pk], new_rows[pk]
+        parts = []
+        if old.get("support", "full") != new.get("support", "full"):
+            parts.append(f"support {old.get('support', 'full')} -> {new.get('support', 'full')}")
+        if (old.get("quote") or "") != (new.get("quote") or ""):
+            parts.append("quote changed" if old.get("quote") else "quote added")
+        if parts:
+            what = names.of(cited_model, new.get("cited_id"))
+            source = names.of(source_model, new.get("source_id"))
+            lines.append(f"Evidence of {what} from {source}: {', '.join(parts)}")
     return lines
 
 

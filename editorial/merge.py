@@ -41,7 +41,9 @@ from reversion.models import Version
 from .diff import KINDS, Kind, Names, _row_label, snapshot, version_chain
 from .presence import clock
 
-SKIP_FIELDS = {"revision_comment", "opened_revision"}
+# Evidence (vendors/admin/evidence.py) is kept as submitted: its citations are rows of their
+# own in a revision, and a save writes only the citations the row still cites.
+SKIP_FIELDS = {"revision_comment", "opened_revision", "evidence"}
 SHOWN = 80  # a longer value is shown cut, with an ellipsis
 
 

@@ -45,6 +45,13 @@ def source_dict(source):
     return source.model_dump(mode="json")
 
 
+def evidence_dict(evidence):
+    """A citation's evidence as the downloads give it beside its source: the words and support."""
+    if evidence is None:
+        return {}
+    return {"quote": evidence.quote, "support": evidence.support}
+
+
 @dataclass
 class Value:
     """One row of a download."""
@@ -58,6 +65,14 @@ class Value:
     verified_on: object = None
     stale: bool | None = None  # None where the value is not verified (vendors/freshness.py)
     sources: list = field(default_factory=list)
+    claim: object = None  # the document's row, whose evidence each source carries
+
+    @property
+    def evidence(self):
+        """Each source's evidence for this value, in the sources' order: its words and support."""
+        if self.claim is None:
+            return [None for _ in self.sources]
+        return [self.claim.evidence_from(source.pk) for source in self.sources]
 
     def as_dict(self):
         return {
@@ -69,7 +84,10 @@ class Value:
             "vendor_stated": self.vendor_stated,
             "verified_on": iso(self.verified_on),
             "stale": self.stale,
-            "sources": [source_dict(source) for source in self.sources],
+            "sources": [
+                source_dict(source) | evidence_dict(evidence)
+                for source, evidence in zip(self.sources, self.evidence, strict=True)
+            ],
         }
 
     def cells(self):
@@ -102,6 +120,7 @@ def profile_values(page, *, axes, fields=True, facts=True, events=True, faqs=Tru
                 verified_on=fact.verified_on,
                 stale=fact.is_stale,
                 sources=fact.cited,
+                claim=fact,
             )
             for fact in page.facts
         ]
@@ -115,6 +134,7 @@ def profile_values(page, *, axes, fields=True, facts=True, events=True, faqs=Tru
                 verified_on=event.verified_on,
                 stale=event.is_stale,
                 sources=event.cited,
+                claim=event,
             )
             for event in page.events
         ]
@@ -128,13 +148,15 @@ def profile_values(page, *, axes, fields=True, facts=True, events=True, faqs=Tru
             verified_on=score.verified_on,
             stale=score.is_stale,
             sources=score.cited,
+            claim=score,
         )
         for axis, score in page.scores_on(axes)
         if score
     ]
     if faqs:
         values += [
-            Value("faq", faq.question, faq.answer, vendor=name, sources=faq.cited) for faq in page.faqs
+            Value("faq", faq.question, faq.answer, vendor=name, sources=faq.cited, claim=faq)
+            for faq in page.faqs
         ]
     return values
 
@@ -215,9 +237,10 @@ def comparison_values(page, columns, *, axes):
                     vendor_stated=assessment.vendor_stated,
                     verified_on=page.verified_on,
                     sources=assessment.cited,
+                    claim=assessment,
                 )
             )
-    values += [Value("faq", faq.question, faq.answer, sources=faq.cited) for faq in page.faqs]
+    values += [Value("faq", faq.question, faq.answer, sources=faq.cited, claim=faq) for faq in page.faqs]
     return values
 
 
@@ -243,17 +266,19 @@ def comparison_export(version, page, columns, *, axes, url):
 
 
 def values_csv_rows(values):
-    """The header and rows of a values CSV: a title and a URL column per source, as many as
-    the most-cited value needs, so that every source sits beside its value."""
+    """The header and rows of a values CSV: a title, URL, support and quote column per source,
+    as many as the most-cited value needs, so that every source sits beside its value with
+    what it says for it."""
     width = max((len(value.sources) for value in values), default=0) or 1
     header = list(VALUE_COLUMNS)
     for n in range(1, width + 1):
-        header += [f"source_{n}_title", f"source_{n}_url"]
+        header += [f"source_{n}_title", f"source_{n}_url", f"source_{n}_support", f"source_{n}_quote"]
     rows = []
     for value in values:
         cells = value.cells()
-        for source in value.sources:
-            cells += [source.title, source.url]
+        for source, evidence in zip(value.sources, value.evidence, strict=True):
+            said = evidence_dict(evidence)
+            cells += [source.title, source.url, said.get("support", ""), said.get("quote", "")]
         rows.append(cells + [""] * (len(header) - len(cells)))
     return header, rows
 

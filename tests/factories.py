@@ -213,14 +213,24 @@ def admin_rows_on_page(response):
             return [] if isinstance(field, forms.ModelMultipleChoiceField) else ""
         return value
 
+    from vendors.admin.evidence import PARTS, EvidenceField
+
+    def fields_sent(form):
+        row = {}
+        for name, field in form.fields.items():
+            value = form[name].value()
+            if isinstance(field, EvidenceField):  # a group of three inputs per cited source
+                for part in PARTS:
+                    row[f"{name}-{part}"] = [str(entry[part]) for entry in value or []]
+            else:
+                row[name] = sent(field, value)
+        return row
+
     rows, initial = {}, {}
     for inline in response.context["inline_admin_formsets"]:
         formset = inline.formset
         initial[formset.prefix] = formset.initial_form_count()
-        rows[formset.prefix] = [
-            {name: sent(field, form[name].value()) for name, field in form.fields.items()}
-            for form in formset.forms
-        ]
+        rows[formset.prefix] = [fields_sent(form) for form in formset.forms]
     return rows, initial
 
 

@@ -39,7 +39,7 @@ from pydantic import (
 from infra.stored import expires, recording, shows
 
 from .freshness import is_stale, stale_before
-from .models import display_date, score_total
+from .models import QUOTE_MAX, Support, citations_of, display_date, score_total
 from .verification import PageVerification, page_verification
 
 if TYPE_CHECKING:
@@ -117,6 +117,64 @@ class Axis(Part):
         return self.name
 
 
+@dataclass(frozen=True)
+class Note:
+    """One footnote of a row on a page: the source's number there, the source, and what it says."""
+
+    number: int
+    source: Source
+    evidence: Evidence
+
+
+type SupportValue = Literal["full", "partial", "contradicts"]
+
+
+class Evidence(Part):
+    """What one cited source says for a row: its own words, and how far they support it."""
+
+    source: int = Field(description="The id of the source (a key of the document's sources).")
+    quote: str = Field("", max_length=QUOTE_MAX, description="The source's own words; empty when none.")
+    support: SupportValue = Field(
+        "full", description="Whether the source supports the row fully, only partly, or contradicts it."
+    )
+
+    @property
+    def partial(self) -> bool:
+        return self.support == "partial"
+
+    @property
+    def contradicts(self) -> bool:
+        return self.support == "contradicts"
+
+    @property
+    def support_text(self) -> str:
+        """How the page says it: empty for full support (what a citation means by default)."""
+        return "" if self.support == "full" else str(Support(self.support).label)
+
+
+def _evidence_of(row: Any) -> list[dict[str, Any]]:
+    """A working copy's row's citations (prefetched: evidence_prefetch) that say more than
+    “this source supports it”: a quote, or partial or contradicting support. Citations that
+    say nothing more are left out, so a document built before evidence existed reads the same."""
+    citations = getattr(row, citations_of(type(row))).all()
+    return [
+        {"source": citation.source_id, "quote": citation.quote, "support": citation.support}
+        for citation in sorted(citations, key=lambda citation: citation.source_id)
+        if citation.quote or citation.support != Support.FULL
+    ]
+
+
+class _WithEvidence:
+    """A working copy's row read by attributes (aliases included), with its ``evidence``."""
+
+    def __init__(self, row: Any) -> None:
+        self.evidence = _evidence_of(row)
+        self._row = row
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._row, name)
+
+
 class Claim(Part):
     """A row that cites sources. ``cited`` and ``notes`` are filled on read (page order)."""
 
@@ -124,19 +182,49 @@ class Claim(Part):
     sources: list[int] = Field(
         description="The ids of the sources it cites (keys of the document's sources)."
     )
+    evidence: list[Evidence] = Field(
+        default_factory=list,
+        description="What cited sources say: each citation with a quote or with partial or "
+        "contradicting support, by source id; a cited source not listed fully supports it.",
+    )
     _cited: list[Source] = PrivateAttr(default_factory=list)
-    _notes: list[tuple[int, Source]] = PrivateAttr(default_factory=list)
+    _notes: list[Note] = PrivateAttr(default_factory=list)
 
     normalise_sources = field_validator("sources", mode="before")(_ids)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _working_evidence(cls, data: Any) -> Any:
+        """A working copy's row (from attributes) brings its evidence from its citations."""
+        if isinstance(data, dict) or not hasattr(data, "_meta"):
+            return data
+        return _WithEvidence(data)
 
     @property
     def cited(self) -> list[Source]:
         return self._cited
 
+    def evidence_from(self, source: int) -> Evidence:
+        """The evidence of the citation of ``source``: full support and no quote unless it says more."""
+        for found in self.evidence:
+            if found.source == source:
+                return found
+        return Evidence(source=source)
+
     @property
-    def notes(self) -> list[tuple[int, Source]]:
-        """(footnote number, source), once a page has numbered them (vendors.selectors.Footnotes)."""
+    def notes(self) -> list[Note]:
+        """Its footnotes, once a page has numbered them (vendors.selectors.Footnotes)."""
         return self._notes
+
+    @property
+    def cited_as(self) -> str:
+        """How a note names the row: its label (“Memory”), date or question."""
+        return ""
+
+    @property
+    def anchor(self) -> str:
+        """The id of the row's own note when its sources are grouped (vendors.selectors.Footnotes)."""
+        return f"notes-{type(self).__name__.lower()}-{self.id}"
 
 
 class Verified(Claim):
@@ -164,6 +252,10 @@ class Fact(Verified):
     value: str
     vendor_stated: bool = Field(description="As stated by the vendor, not measured independently.")
 
+    @property
+    def cited_as(self) -> str:
+        return self.attribute.name
+
 
 class Event(Verified):
     date: dt.date | None
@@ -175,16 +267,28 @@ class Event(Verified):
     def display_date(self) -> str:
         return display_date(self.date, self.precision) if self.date else ""
 
+    @property
+    def cited_as(self) -> str:
+        return f"What changed, {self.display_date}"
+
 
 class Score(Verified):
     axis: Axis
     value: int
     reason: str
 
+    @property
+    def cited_as(self) -> str:
+        return f"Score: {self.axis.name}"
+
 
 class FAQ(Claim):
     question: str
     answer: str
+
+    @property
+    def cited_as(self) -> str:
+        return self.question
 
 
 def _file_name(value: Any) -> Any:

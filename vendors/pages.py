@@ -9,6 +9,8 @@ from django.urls import reverse
 
 from infra import stored
 
+from . import alternatives
+from .documents import VendorDocument
 from .models import Lane, VendorVersion
 
 URL_NAMES = (
@@ -81,9 +83,15 @@ def page_keys(before: VendorVersion | None, after: VendorVersion | None) -> set[
         keys.add(version.archive_key)  # its versions' pages go live, go away or move
     if entry(before) != entry(after):
         keys |= {"entries", *(f"lane-{v.lane_id}" for v in (before, after) if v is not None)}
+    if alternatives.reason_inputs(_document(before)) != alternatives.reason_inputs(_document(after)):
+        keys.add(alternatives.page_key(version.item_id))  # other profiles' reasons for it
     if after is None or after.content_changed:
         keys |= {"changes", *(f"lane-changes-{v.lane_id}" for v in (before, after) if v is not None)}
     return keys
+
+
+def _document(version: VendorVersion | None) -> VendorDocument | None:
+    return VendorDocument.parse(version.document) if version is not None and version.document else None
 
 
 def register() -> None:

@@ -30,7 +30,8 @@ from editorial.services import HistoryEntry
 from infra.cache import cached
 from infra.stored import shows
 
-from . import documents
+from . import alternatives, documents
+from .alternatives import Reason
 from .documents import VendorDocument
 from .models import Axis, Lane, SiteSettings, VendorVersion, VersionScore, total_max
 from .models.versions import VendorVersionQuerySet
@@ -96,23 +97,81 @@ def published_version(*, slug: str, number: int) -> VendorVersion | None:
     return version.read_as_archived() if version is not None else None
 
 
+MARKERS_PER_CLAIM = 3  # more sources than this go under one marker, whose note lists them all
+
+
+@dataclass
+class Quoted:
+    """A source's words as the Sources list shows them, with the rows they bear on."""
+
+    evidence: documents.Evidence
+    rows: list[str] = field(default_factory=list)
+
+
+@dataclass
+class SourceEntry:
+    """One numbered source in a page's Sources list, with what it says for the page's rows."""
+
+    number: int
+    source: documents.Source
+    quoted: list[Quoted]
+
+
+@dataclass
+class GroupedNote:
+    """A row citing more sources than it has markers for: its one marker's note lists them all."""
+
+    anchor: str
+    label: str
+    notes: list[documents.Note]
+
+
 @dataclass
 class Footnotes:
-    """Numbers sources in the order a reader first meets them on the page."""
+    """Numbers sources in the order a reader first meets them on the page, and keeps what
+    each says (its citations' quotes and support) for the Sources list."""
 
     sources: list[documents.Source] = field(default_factory=list)
+    groups: list[GroupedNote] = field(default_factory=list)
     _numbers: dict[int, int] = field(default_factory=dict)
+    _quoted: dict[int, dict[tuple[str, str], Quoted]] = field(default_factory=dict)
 
-    def cite[C: documents.Claim](self, item: C) -> C:
-        """Give ``item.notes`` a list of (number, source), numbering new sources as they come."""
+    def cite[C: documents.Claim](self, item: C, *, label: str = "") -> C:
+        """Give ``item.notes`` its footnotes, numbering new sources as they come. ``label``
+        names the row in notes (“Google TPU, Memory” on a comparison), else the row's own."""
+        label = label or item.cited_as
         notes = []
         for source in sorted(item.cited, key=lambda s: s.pk):
             if source.pk not in self._numbers:
                 self.sources.append(source)
                 self._numbers[source.pk] = len(self.sources)
-            notes.append((self._numbers[source.pk], source))
+            evidence = item.evidence_from(source.pk)
+            notes.append(documents.Note(number=self._numbers[source.pk], source=source, evidence=evidence))
+            if evidence.quote or evidence.support_text:
+                said = self._quoted.setdefault(source.pk, {})
+                quoted = said.setdefault((evidence.quote, evidence.support), Quoted(evidence=evidence))
+                if label and label not in quoted.rows:
+                    quoted.rows.append(label)
         item._notes = notes  # a document's row keeps its page's numbers privately
+        if len(notes) > MARKERS_PER_CLAIM and not any(group.anchor == item.anchor for group in self.groups):
+            self.groups.append(GroupedNote(anchor=item.anchor, label=label, notes=notes))
         return item
+
+    @property
+    def entries(self) -> list[SourceEntry]:
+        """The Sources list: each source with its number and its words, as first met."""
+        return [
+            SourceEntry(number=number, source=source, quoted=list(self._quoted.get(source.pk, {}).values()))
+            for number, source in enumerate(self.sources, start=1)
+        ]
+
+
+@dataclass
+class Alternative:
+    """Another vendor on a profile, with why a reader might look at it (vendors/alternatives.py)."""
+
+    version: VendorVersion
+    reasons: list[Reason] = field(default_factory=list)
 
 
 @dataclass
@@ -153,6 +212,9 @@ class Profile:
     verification: PageVerification
     same_lane: list[VendorVersion]
     other_lanes: list[VendorVersion]
+    footnotes: Footnotes = field(default_factory=Footnotes)
+    alternatives_same: list[Alternative] = field(default_factory=list)  # same_lane, with reasons
+    alternatives_other: list[Alternative] = field(default_factory=list)  # other_lanes, with reasons
     same_lane_count: int = 0
     more_in_lanes: list[LaneWithCount] = field(default_factory=list)
     stale_count: int = 0  # stale facts (vendors/freshness.py)
@@ -221,6 +283,7 @@ def build_profile(
         total_max=total_max(len(axes)),
         faqs=faqs,
         sources=notes.sources,
+        footnotes=notes,
         verification=page.facts_verified,
         same_lane=[],
         other_lanes=[],
@@ -228,6 +291,7 @@ def build_profile(
         freshness_days=settings.FRESHNESS_DAYS,
     )
     _add_alternatives(profile, vendor_id=vendor_id, lane_id=page.vendor.lane.pk, live_lane_id=live_lane_id)
+    _add_reasons(profile, page=page, axes=axes)
     if history:
         profile.change_log = change_log(history)[: CHANGE_LOG_ON_PROFILE + 1]
         profile.score_history = score_history(history, axes=axes)
@@ -238,7 +302,7 @@ def alternatives_by_lane() -> list[tuple[LaneWithCount, list[VendorVersion]]]:
     """Every lane with live vendors, in its order, with its first few live vendors by name
     (one more than a profile shows, so that it can leave itself out): two queries, shared by
     every profile through the content-token cache. Each vendor's ``lane`` is its lane, size
-    included.
+    included, and its ``reason_card`` what its reasons on other profiles are made of.
 
     Bounded whatever the catalogue holds on PostgreSQL: each lane's first names come from
     the (lane, name) index with a LIMIT, all lanes in one UNION ALL. SQLite takes no LIMIT
@@ -247,7 +311,7 @@ def alternatives_by_lane() -> list[tuple[LaneWithCount, list[VendorVersion]]]:
     lanes = {lane.pk: lane for lane in lanes_with_vendor_counts() if lane.vendor_count}
     if not lanes:
         return []
-    shown = live_vendors().defer("document", "history", "changes")
+    shown = live_vendors().defer("history", "changes")
     rows: list[VendorVersion]
     if connection.features.supports_slicing_ordering_in_compound:
         firsts = [shown.filter(lane=pk).order_by("name", "pk")[: ALTERNATIVES_PER_LANE + 1] for pk in lanes]
@@ -263,6 +327,10 @@ def alternatives_by_lane() -> list[tuple[LaneWithCount, list[VendorVersion]]]:
     for pk, lane in lanes.items():
         for version in by_lane[pk]:
             version.lane = lane
+            # What its reasons on other profiles are made of (vendors/alternatives.py); the
+            # document itself is not kept, so the cached list stays small.
+            document = VendorDocument.parse(version.__dict__.pop("document"))
+            version.reason_card = alternatives.card(document)  # type: ignore[attr-defined]  # cached with it
     return [(lane, by_lane[pk]) for pk, lane in lanes.items()]
 
 
@@ -280,6 +348,23 @@ def _add_alternatives(profile: Profile, *, vendor_id: int, lane_id: int, live_la
             profile.other_lanes += shown
             if others > ALTERNATIVES_PER_LANE:
                 profile.more_in_lanes.append(lane)
+
+
+def _add_reasons(profile: Profile, *, page: VendorDocument, axes: Sequence[Axis]) -> None:
+    """Each alternative shown, with its reasons from its card (kept with the cached list) and
+    this page's. A stored page shows what the reasons are made of, not the whole documents:
+    another vendor's publish renders this profile again only when it changes them."""
+    mine = alternatives.card(page)
+
+    def alternative(version: VendorVersion) -> Alternative:
+        other = getattr(version, "reason_card", None)
+        if other is None:  # a list cached before cards: no reasons rather than a guess
+            return Alternative(version=version)
+        shows(alternatives.page_key(version.item_id))
+        return Alternative(version=version, reasons=alternatives.reasons(mine, other, axes=axes))
+
+    profile.alternatives_same = [alternative(version) for version in profile.same_lane]
+    profile.alternatives_other = [alternative(version) for version in profile.other_lanes]
 
 
 def change_log(history: Sequence[HistoryEntry]) -> list[ChangeLogEntry]:

@@ -1,7 +1,8 @@
 "use strict";
 // “Add a new source” beside every sources autocomplete of a change page
 // (templates/admin/vendors/source_dialog.html). The dialog posts to the Source admin's
-// quick-add endpoint and adds the new source, or the one its URL already is, to that row.
+// quick-add endpoint and adds the new source, or the one its URL already is, to that row,
+// with the quote and support typed for the row's citation of it.
 (function () {
   const dialog = document.getElementById("source-dialog");
   if (!dialog || typeof dialog.showModal !== "function") {
@@ -22,6 +23,76 @@
     return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
   }
 
+  const SUPPORTS = [
+    ["full", "Full support"],
+    ["partial", "Partial support"],
+    ["contradicts", "Contradicts"],
+  ];
+
+  // The row's evidence (vendors/admin/evidence.py): one group per cited source, its support
+  // and its quote, beside the sources' select. A newly cited source gets a group here; the
+  // page draws the saved ones itself.
+  function evidenceBox(select) {
+    const name = select.name.replace(/sources$/, "evidence");
+    let box = document.querySelector(`.evidence-widget[data-evidence-name="${name}"]`);
+    if (!box) {
+      // A row added on the page: Django renumbers its inputs' names, not this attribute.
+      const row = select.closest("tr, .inline-related");
+      box = row ? row.querySelector(".evidence-widget") : null;
+      if (box) {
+        box.dataset.evidenceName = name;
+      }
+    }
+    return box;
+  }
+
+  function addEvidence(select, source) {
+    const box = evidenceBox(select);
+    if (!box) {
+      return;
+    }
+    let group = box.querySelector(`.evidence-group[data-source="${source.id}"]`);
+    if (!group) {
+      const name = box.dataset.evidenceName;
+      group = document.createElement("fieldset");
+      group.className = "evidence-group";
+      group.dataset.source = source.id;
+      const legend = document.createElement("legend");
+      legend.textContent = source.text;
+      const id = document.createElement("input");
+      id.type = "hidden";
+      id.name = `${name}-source`;
+      id.value = source.id;
+      const supportLabel = document.createElement("label");
+      const support = document.createElement("select");
+      support.name = `${name}-support`;
+      SUPPORTS.forEach(([value, text]) => support.append(new Option(text, value)));
+      supportLabel.append("Support ", support);
+      const quoteLabel = document.createElement("label");
+      const quote = document.createElement("textarea");
+      quote.name = `${name}-quote`;
+      quote.rows = 2;
+      quote.cols = 40;
+      quote.maxLength = Number(box.dataset.quoteMax) || 500;
+      quoteLabel.append("Quote ", quote);
+      group.append(legend, id, supportLabel, " ", quoteLabel);
+      box.querySelectorAll(".evidence-none").forEach((note) => note.remove());
+      box.append(group);
+    }
+    if (source.support) {
+      group.querySelector("select").value = source.support;
+    }
+    if (source.quote) {
+      group.querySelector("textarea").value = source.quote;
+    }
+  }
+
+  function followSelection(select) {
+    Array.from(select.selectedOptions).forEach((option) =>
+      addEvidence(select, { id: option.value, text: option.textContent }),
+    );
+  }
+
   function pick(select, source) {
     let option = Array.from(select.options).find((o) => o.value === source.id);
     if (!option) {
@@ -34,6 +105,7 @@
     } else {
       select.dispatchEvent(new Event("change", { bubbles: true }));
     }
+    addEvidence(select, source);
   }
 
   function clearErrors() {
@@ -138,7 +210,7 @@
   });
 
   exists.querySelector(".source-dialog-pick").addEventListener("click", () => {
-    pick(row, found);
+    pick(row, { ...found, quote: form.elements.quote.value.trim(), support: form.elements.support.value });
     dialog.close();
   });
   dialog.querySelector(".source-dialog-cancel").addEventListener("click", () => dialog.close());
@@ -174,6 +246,13 @@
         });
       }
       select.parentElement.append(button);
+      // A source picked in the autocomplete gets its evidence group at once (select2 says
+      // “change” through jQuery; a plain select through the DOM).
+      if (window.django && django.jQuery) {
+        django.jQuery(select).on("change", () => followSelection(select));
+      } else {
+        select.addEventListener("change", () => followSelection(select));
+      }
     });
   }
 

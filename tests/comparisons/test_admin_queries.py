@@ -34,7 +34,7 @@ def test_a_comparison_of_5_vendors_on_10_criteria_opens_in_as_many_queries_as_2_
     small_count, _ = queries(admin_client, change_url(small))
     large_count, response = queries(admin_client, change_url(large))
     assert large_count == small_count
-    assert large_count <= 30  # 28 when written
+    assert large_count <= 32  # 28 when written, 31 once each cited row read its evidence
     assert response.content.decode().count('name="assessments-') >= 50 * 6  # all 50 rows are on the page
 
 

@@ -68,6 +68,9 @@ def test_assessments_move_to_their_vendor_rows_and_an_old_revision_still_reverts
     finally:
         executor.loader.build_graph()
         executor.migrate(AFTER)
+        # Then every later migration, so that the tests after this one find the schema they expect.
+        executor.loader.build_graph()
+        executor.migrate(executor.loader.graph.leaf_nodes())
 
     assert [(x.entry, x.comparison, x.value) for x in Assessment.objects.order_by("pk")] == [
         (row_a, comparison, "Cheap"),

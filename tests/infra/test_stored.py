@@ -476,7 +476,12 @@ def test_a_worker_renders_a_change_in_as_many_processes_as_it_is_given_and_a_web
     from infra.stored import rendering
 
     asked = []
-    monkeypatch.setattr(rendering, "render", lambda paths, *, jobs=1: asked.append(jobs) or rendering.Report())
+
+    def render(paths, *, jobs=1):
+        asked.append(jobs)
+        return rendering.Report()
+
+    monkeypatch.setattr(rendering, "render", render)
     settings.STORED_PAGES_RENDER_JOBS = 3
 
     rendering.render_showing.call([], ["/"])  # tasks run in this process (no worker)

@@ -36,7 +36,15 @@ def test_a_new_source_is_created_and_named_for_the_row(editor_client):
         "AWS",
         "2026-11-28",
     )
-    assert response.json() == {"source": {"id": str(source.pk), "text": source.title, "url": source.url}}
+    assert response.json() == {
+        "source": {
+            "id": str(source.pk),
+            "text": source.title,
+            "url": source.url,
+            "quote": "",
+            "support": "full",
+        }
+    }
 
 
 def test_a_source_without_title_or_with_a_bad_url_is_refused_with_each_fields_message(editor_client):

@@ -9,7 +9,9 @@ from django.core.exceptions import ValidationError
 
 from ..models import (
     Source,
+    citations_of,
 )
+from .evidence import save_evidence
 
 
 class KnownChoices:
@@ -189,8 +191,9 @@ class CitedInline(AutocompletesKnowChoices, CitesSources, admin.TabularInline):
     extra = 0
 
     def get_queryset(self, request):
-        # Each row's form reads its sources for the field's initial value: one query for all.
-        return super().get_queryset(request).prefetch_related("sources")
+        # Each row's form reads its sources and their evidence for the fields' initial values:
+        # one query each for all the rows.
+        return super().get_queryset(request).prefetch_related("sources", citations_of(self.model))
 
 
 class ChecksChangedRowsOnly:
@@ -237,6 +240,7 @@ class FillsPositions:
         for instance in instances:
             instance.save()
         formset.save_m2m()
+        save_evidence(formset)
 
     @staticmethod
     def _fill_positions(formset, instances):

@@ -29,6 +29,7 @@ from .editing import (
     PositionedInlineForm,
     ResolvesChoicesOnce,
 )
+from .evidence import CitesEvidence
 from .importing import ImportsCSV
 from .sections import CARD_TABLE, SECTIONED_CHANGE_FORM, InSections
 from .staleness import MARK_VERIFIED_LABEL, plural
@@ -44,14 +45,14 @@ def chosen(form, name):
     return None if value in (None, "") else value
 
 
-class FactForm(PositionedInlineForm):
+class FactForm(CitesEvidence, PositionedInlineForm):
     def row_name(self):
         """How the error summary names the row: by its attribute (“Memory”)."""
         return str(attribute) if (attribute := chosen(self, "attribute")) else ""
 
     class Meta:
         model = Fact
-        fields = ["attribute", "value", "vendor_stated", "verified_on", "sources", "position"]
+        fields = ["attribute", "value", "vendor_stated", "verified_on", "sources", "evidence", "position"]
         widgets = {"value": forms.Textarea(attrs={"rows": 2, "cols": 40})}
 
 
@@ -78,7 +79,7 @@ class EventDateField(forms.CharField):
             return True
 
 
-class EventForm(PositionedInlineForm):
+class EventForm(CitesEvidence, PositionedInlineForm):
     date = EventDateField(
         label="Date",
         help_text="Type a year (2024), a month (2024-06) or a day (2024-06-14): the page shows it as typed.",
@@ -91,7 +92,7 @@ class EventForm(PositionedInlineForm):
 
     class Meta:
         model = Event
-        fields = ["date", "text", "verified_on", "sources", "position"]
+        fields = ["date", "text", "verified_on", "sources", "evidence", "position"]
         widgets = {"text": forms.Textarea(attrs={"rows": 2, "cols": 60})}
 
     def __init__(self, *args, **kwargs):
@@ -107,14 +108,14 @@ class EventForm(PositionedInlineForm):
         return cleaned
 
 
-class ScoreForm(ChecksChangedRowsOnly, forms.ModelForm):
+class ScoreForm(CitesEvidence, ChecksChangedRowsOnly, forms.ModelForm):
     def row_name(self):
         """“Score Software”, by its axis."""
         return f"Score {axis}" if (axis := chosen(self, "axis")) else ""
 
     class Meta:
         model = Score
-        fields = ["axis", "value", "reason", "verified_on", "sources"]
+        fields = ["axis", "value", "reason", "verified_on", "sources", "evidence"]
         widgets = {"reason": forms.Textarea(attrs={"rows": 2, "cols": 50})}
 
     def clean_axis(self):
@@ -125,7 +126,7 @@ class ScoreForm(ChecksChangedRowsOnly, forms.ModelForm):
         return axis
 
 
-class FAQForm(PositionedInlineForm):
+class FAQForm(CitesEvidence, PositionedInlineForm):
     def row_name(self):
         """“FAQ “What is AWS Trainium?””, by its question (shortened)."""
         question = chosen(self, "question") or self["question"].value()
@@ -133,7 +134,7 @@ class FAQForm(PositionedInlineForm):
 
     class Meta:
         model = FAQ
-        fields = ["question", "answer", "sources", "position"]
+        fields = ["question", "answer", "sources", "evidence", "position"]
         widgets = {"answer": forms.Textarea(attrs={"rows": 3, "cols": 60})}
 
 

@@ -18,12 +18,14 @@ from infra.cache import content_changed
 from infra.stored import changed_everywhere
 
 from ..models import (
+    QUOTE_MAX,
     Attribute,
     Axis,
     Citation,
     Lane,
     SiteSettings,
     Source,
+    Support,
     normalise_url,
 )
 from ..publishing import refresh_totals
@@ -162,18 +164,18 @@ class SourceAdmin(ValidatesInitial, admin.ModelAdmin):
             return JsonResponse({"error": "GET or POST only."}, status=405)
         if not self.has_add_permission(request):
             return JsonResponse({"error": "You may not add sources."}, status=403)
+        evidence = QuickEvidenceForm(request.POST)
+        if not evidence.is_valid():  # before anything else: a bad quote is said with the form's errors
+            return JsonResponse({"errors": _errors(evidence)}, status=400)
         existing = Source.objects.with_url(request.POST.get("url", "")).first()
         if existing is not None:
-            return JsonResponse({"exists": _as_choice(existing)}, status=409)
+            return JsonResponse({"exists": _as_choice(existing, evidence.cleaned_data)}, status=409)
         form = QuickSourceForm(request.POST)
         if not form.is_valid():
-            errors = {
-                name: [e["message"] for e in found] for name, found in form.errors.get_json_data().items()
-            }
-            return JsonResponse({"errors": errors}, status=400)
+            return JsonResponse({"errors": _errors(form)}, status=400)
         source = add_source(**form.cleaned_data)
         self.log_addition(request, source, [{"added": {}}])
-        return JsonResponse({"source": _as_choice(source)}, status=201)
+        return JsonResponse({"source": _as_choice(source, evidence.cleaned_data)}, status=201)
 
     def check_view(self, request, object_id):
         """“Check this source now”: one source, the same check as `manage.py check_sources`."""
@@ -241,9 +243,36 @@ class QuickSourceForm(forms.ModelForm):
         fields = ["title", "publisher", "url", "accessed_on"]
 
 
-def _as_choice(source):
-    """A source as the sources autocomplete names it (``id`` and ``text``), with its URL."""
-    return {"id": str(source.pk), "text": str(source), "url": source.url}
+class QuickEvidenceForm(forms.Form):
+    """What the dialog asks about the row's citation of the source: its words and its support.
+    The row's form writes them when the page is saved (vendors/admin/evidence.py)."""
+
+    quote = forms.CharField(
+        required=False,
+        strip=True,
+        max_length=QUOTE_MAX,
+        error_messages={
+            "max_length": f"A quote is at most {QUOTE_MAX} characters (this one is %(show_value)d)."
+        },
+    )
+    support = forms.ChoiceField(
+        required=False,
+        choices=Support.choices,
+        error_messages={"invalid_choice": "Choose full support, partial support or contradicts."},
+    )
+
+
+def _errors(form):
+    return {name: [e["message"] for e in found] for name, found in form.errors.get_json_data().items()}
+
+
+def _as_choice(source, evidence=None):
+    """A source as the sources autocomplete names it (``id`` and ``text``), with its URL, and
+    the evidence typed for the row's citation of it."""
+    choice = {"id": str(source.pk), "text": str(source), "url": source.url}
+    if evidence is not None:
+        choice |= {"quote": evidence["quote"], "support": evidence["support"] or Support.FULL}
+    return choice
 
 
 def citation_relations():

@@ -16,7 +16,21 @@ from editorial.demo import Report, load_demo
 from editorial.revisions import record_revision
 from editorial.services import publish
 from vendors.event_dates import parse_event_date  # '2025-12-03' a day, '2025-12' a month, '2026' a year
-from vendors.models import FAQ, Attribute, Axis, Event, Fact, Lane, Score, SiteSettings, Source, Vendor
+from vendors.models import (
+    FAQ,
+    QUOTE_MAX,
+    Attribute,
+    Axis,
+    Event,
+    Fact,
+    Lane,
+    Score,
+    SiteSettings,
+    Source,
+    Support,
+    Vendor,
+)
+from vendors.services import EvidenceInput, set_evidence
 
 DEMO_DIR = Path(__file__).resolve().parent
 REFERENCE = DEMO_DIR / "aws_trainium.json"
@@ -159,10 +173,26 @@ class DemoLoader:
         return [pair for claim in claims for pair in self.claims[claim]]
 
     def cite(self, item, claims):
-        """Cite every source given for the named claims, each once, in the file's order."""
+        """Cite every source given for the named claims, each once, in the file's order, with
+        the file's quotes as the citation's words and its support (partial when any is)."""
         compiled_on = dt.date.fromisoformat(self.reference_sources["compiled_on"])
-        urls = dict.fromkeys(pair["source_url"] for pair in self.cited_pairs(claims))
-        item.sources.add(*(self.source(url, accessed_on=compiled_on) for url in urls))
+        pairs = {}
+        for pair in self.cited_pairs(claims):
+            pairs.setdefault(pair["source_url"], []).append(pair)
+        sources = {url: self.source(url, accessed_on=compiled_on) for url in pairs}
+        item.sources.add(*sources.values())
+        set_evidence(
+            row=item,
+            evidence={
+                sources[url].pk: EvidenceInput(
+                    quote=join_quotes(pair["quote"] for pair in given),
+                    support=Support.PARTIAL
+                    if any(pair["supports"] == Support.PARTIAL for pair in given)
+                    else Support.FULL,
+                )
+                for url, given in pairs.items()
+            },
+        )
 
     def load_reference(self):
         ref = self.reference
@@ -234,6 +264,18 @@ class DemoLoader:
             )
             event.sources.add(self.source(entry["source_url"]))
         publish_demo(vendor, at=_publish_time(self.compiled_on))
+
+
+QUOTE_JOIN = " … "
+
+
+def join_quotes(quotes):
+    """The file's quotes from one page for one row, each once, as one citation's words: joined
+    by an ellipsis, and cut at a word with one when they pass the citation's limit."""
+    text = QUOTE_JOIN.join(dict.fromkeys(quote.strip() for quote in quotes if quote.strip()))
+    if len(text) <= QUOTE_MAX:
+        return text
+    return text[: QUOTE_MAX - 1].rsplit(" ", 1)[0].rstrip(" ,;:…") + "…"
 
 
 def publish_demo(item, *, at):

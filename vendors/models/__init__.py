@@ -12,6 +12,7 @@ works as it always has, and migrations name callables by this path
 
 from .claims import (
     FAQ,
+    QUOTE_MAX,
     Citation,
     Event,
     EventCitation,
@@ -23,19 +24,22 @@ from .claims import (
     StaleEvent,
     StaleFact,
     StaleScore,
+    Support,
     Verifiable,
     VerifiableQuerySet,
     display_date,
+    evidence_constraints,
 )
 from .site_settings import SiteSettings
 from .sources import Source, SourceQuerySet, normalise_url, short_day
 from .taxonomy import SCORE_MAX, SCORE_MIN, Attribute, Axis, Lane, score_total, total_max
-from .vendor import Vendor, logo_upload_to, with_citations
+from .vendor import Vendor, citations_of, logo_upload_to, with_citations
 from .versions import LIVE_SPAN, SortIndex, VendorVersion, VersionScore
 
 __all__ = [
     "FAQ",
     "LIVE_SPAN",
+    "QUOTE_MAX",
     "SCORE_MAX",
     "SCORE_MIN",
     "Attribute",
@@ -56,12 +60,15 @@ __all__ = [
     "StaleEvent",
     "StaleFact",
     "StaleScore",
+    "Support",
     "Vendor",
     "VendorVersion",
     "Verifiable",
     "VerifiableQuerySet",
     "VersionScore",
+    "citations_of",
     "display_date",
+    "evidence_constraints",
     "logo_upload_to",
     "normalise_url",
     "score_total",

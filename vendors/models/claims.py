@@ -11,6 +11,8 @@ from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Prefetch, Q
+from django.db.models.functions import Length
+from django.db.models.lookups import LessThanOrEqual
 from django.utils import timezone
 
 from ..freshness import stale_condition, verified_moment, verified_moment_expression
@@ -232,10 +234,34 @@ class FAQ(models.Model):
         return self.question
 
 
+QUOTE_MAX = 500  # characters: the source's own words, not the whole page
+
+
+class Support(models.TextChoices):
+    """How far a source bears out what cites it: the evidence readers are told."""
+
+    FULL = "full", "Full support"
+    PARTIAL = "partial", "Partial support"
+    CONTRADICTS = "contradicts", "Contradicts"
+
+
 class Citation(models.Model):
-    """A link from one cited thing to one source; PROTECT keeps cited sources alive."""
+    """A link from one cited thing to one source, with the evidence: the source's own words
+    and how far they support it. PROTECT keeps cited sources alive."""
 
     source = models.ForeignKey(Source, on_delete=models.PROTECT, related_name="%(class)s_set")
+    quote = models.TextField(
+        blank=True,
+        max_length=QUOTE_MAX,
+        help_text=f"The source's own words that bear on the claim, at most {QUOTE_MAX} characters. "
+        "Readers see it in the Sources list.",
+    )
+    support = models.CharField(
+        max_length=11,
+        choices=Support.choices,
+        default=Support.FULL,
+        help_text="Whether the source supports the claim fully, only partly, or contradicts it.",
+    )
 
     class Meta:
         abstract = True
@@ -245,12 +271,31 @@ class Citation(models.Model):
         return f"{self.cited} cites {self.source}"
 
 
+def evidence_constraints(prefix: str) -> list[models.BaseConstraint]:
+    """What the database holds every citation table to: a support it knows, a quote that fits."""
+    return [
+        models.CheckConstraint(
+            condition=Q(support__in=Support.values),
+            name=f"{prefix}_support_known",
+            violation_error_message="Support is full, partial or contradicts.",
+        ),
+        models.CheckConstraint(
+            condition=LessThanOrEqual(Length("quote"), QUOTE_MAX),
+            name=f"{prefix}_quote_fits",
+            violation_error_message=f"A quote is at most {QUOTE_MAX} characters.",
+        ),
+    ]
+
+
 class FactCitation(Citation):
     cited = models.ForeignKey(Fact, on_delete=models.CASCADE, db_column="fact_id")
 
     class Meta(Citation.Meta):
         verbose_name = "fact citation"
-        constraints = [models.UniqueConstraint(fields=["cited", "source"], name="unique_fact_citation")]
+        constraints = [
+            models.UniqueConstraint(fields=["cited", "source"], name="unique_fact_citation"),
+            *evidence_constraints("fact_citation"),
+        ]
 
 
 class EventCitation(Citation):
@@ -258,7 +303,10 @@ class EventCitation(Citation):
 
     class Meta(Citation.Meta):
         verbose_name = "event citation"
-        constraints = [models.UniqueConstraint(fields=["cited", "source"], name="unique_event_citation")]
+        constraints = [
+            models.UniqueConstraint(fields=["cited", "source"], name="unique_event_citation"),
+            *evidence_constraints("event_citation"),
+        ]
 
 
 class ScoreCitation(Citation):
@@ -266,7 +314,10 @@ class ScoreCitation(Citation):
 
     class Meta(Citation.Meta):
         verbose_name = "score citation"
-        constraints = [models.UniqueConstraint(fields=["cited", "source"], name="unique_score_citation")]
+        constraints = [
+            models.UniqueConstraint(fields=["cited", "source"], name="unique_score_citation"),
+            *evidence_constraints("score_citation"),
+        ]
 
 
 class FAQCitation(Citation):
@@ -274,7 +325,10 @@ class FAQCitation(Citation):
 
     class Meta(Citation.Meta):
         verbose_name = "answer citation"
-        constraints = [models.UniqueConstraint(fields=["cited", "source"], name="unique_answer_citation")]
+        constraints = [
+            models.UniqueConstraint(fields=["cited", "source"], name="unique_answer_citation"),
+            *evidence_constraints("faq_citation"),
+        ]
 
 
 # Revisions record a whole profile: the vendor and every row that follows it.
