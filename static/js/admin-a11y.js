@@ -1,0 +1,80 @@
+"use strict";
+// Every admin page (templates/admin/base_site.html): names for what Django's autocompletes
+// (select2 4.0.13) draw without one, and focus on a refused save's error summary.
+//
+// select2 hides the <select> (which has its <label>) and draws a combobox, a search field and a
+// list of results that name nothing. Each of them is named here by the <select>'s own label,
+// after Django's admin/js/autocomplete.js has drawn them: on the page (jQuery's ready, which
+// runs after autocomplete.js's own) and in a row added to an inline (Django's formset:added).
+(function () {
+  function labelOf(select) {
+    const label = select.id ? document.querySelector(`label[for="${CSS.escape(select.id)}"]`) : null;
+    if (!label) return null;
+    if (!label.id) label.id = `${select.id}-label`;
+    return label;
+  }
+
+  function name(element, label) {
+    element.setAttribute("aria-labelledby", label.id);
+    element.removeAttribute("aria-label");
+  }
+
+  function nameAutocomplete(select) {
+    const label = labelOf(select);
+    const widget = select.nextElementSibling;
+    if (!label || !widget || !widget.classList.contains("select2")) return;
+    const combobox = widget.querySelector(".select2-selection[role=combobox]");
+    if (combobox) name(combobox, label);
+    // A single choice is shown in a span select2 calls a read-only textbox: it is the
+    // combobox's value, read with it, and needs no role of its own.
+    const shown = widget.querySelector(".select2-selection--single .select2-selection__rendered");
+    if (shown) {
+      shown.removeAttribute("role");
+      shown.removeAttribute("aria-readonly");
+    }
+    const search = widget.querySelector(".select2-search__field");
+    if (search) name(search, label);
+  }
+
+  function nameAll(root) {
+    root.querySelectorAll("select.admin-autocomplete").forEach(nameAutocomplete);
+  }
+
+  const $ = window.django && window.django.jQuery;
+  if ($ && $.fn.select2) {
+    // select2's "remove all" cross is a <span> it puts inside the <ul> of chosen items, where
+    // only <li> may be: it goes before the list instead (its handler listens on the whole box).
+    const AllowClear = $.fn.select2.amd.require("select2/selection/allowClear");
+    const update = AllowClear.prototype.update;
+    AllowClear.prototype.update = function (decorated, data) {
+      this.$selection.children(".select2-selection__clear").remove();
+      update.call(this, decorated, data);
+      this.$selection.prepend(this.$selection.find("ul.select2-selection__rendered > .select2-selection__clear"));
+    };
+    $(() => nameAll(document));
+    document.addEventListener("formset:added", (event) => nameAll(event.target));
+    // The search field and the results of an open list are drawn when it opens.
+    $(document).on("select2:open", "select.admin-autocomplete", (event) => {
+      const select = event.target;
+      const label = labelOf(select);
+      const dropdown = $(select).data("select2") && $(select).data("select2").$dropdown[0];
+      if (!label || !dropdown) return;
+      dropdown.querySelectorAll(".select2-search__field, .select2-results__options").forEach((el) => name(el, label));
+    });
+    $(document).on("select2:select select2:unselect", "select.admin-autocomplete", (event) => {
+      nameAutocomplete(event.target);
+    });
+  }
+
+  // A refused save: the summary of what to correct takes focus, so it is read first and Tab
+  // goes on to its links (templates/admin/editorial/sectioned_change_form.html).
+  function focusSummary() {
+    const summary = document.querySelector(".error-summary[tabindex]");
+    if (summary) summary.focus();
+  }
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", focusSummary);
+  } else {
+    focusSummary();
+  }
+})();
