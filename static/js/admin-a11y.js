@@ -66,6 +66,51 @@
     });
   }
 
+  // The section menu of a long change page says which section is in view (aria-current), as
+  // it is scrolled or a link followed.
+  const menu = document.querySelector(".section-menu");
+  if (menu && "IntersectionObserver" in window) {
+    const links = new Map();
+    menu.querySelectorAll("a[href^='#']").forEach((link) => {
+      const section = document.getElementById(decodeURIComponent(link.hash.slice(1)));
+      if (section) links.set(section, link);
+    });
+    const visible = new Set();
+    const mark = (link) => {
+      links.forEach((other) => other.removeAttribute("aria-current"));
+      if (link) link.setAttribute("aria-current", "location");
+    };
+    const observer = new IntersectionObserver((entries) => {
+      entries.forEach((entry) => (entry.isIntersecting ? visible.add(entry.target) : visible.delete(entry.target)));
+      const first = Array.from(links.keys()).find((section) => visible.has(section));
+      mark(first ? links.get(first) : null);
+    }, { rootMargin: "-20% 0px -60% 0px" });
+    links.forEach((link, section) => observer.observe(section));
+    menu.addEventListener("click", (event) => {
+      const link = event.target.closest("a[href^='#']");
+      if (link) mark(link);
+    });
+    const first = links.keys().next();
+    if (!first.done) mark(links.get(first.value));
+  }
+
+  // What the server says after a save (merged with someone's save, who else is here, what a
+  // publish did) is announced by a screen reader, not only shown: the page's messages are
+  // copied into a live region once the page has loaded, since a region filled before the
+  // reader looks at it is not read out.
+  const messages = document.querySelectorAll(".messagelist li");
+  if (messages.length) {
+    const region = document.createElement("div");
+    region.className = "visually-hidden admin-announcer";
+    region.setAttribute("role", "status");
+    document.body.append(region);
+    setTimeout(() => {
+      region.replaceChildren(
+        ...Array.from(messages, (item) => Object.assign(document.createElement("p"), { textContent: item.textContent.trim() })),
+      );
+    }, 400);
+  }
+
   // A refused save: the summary of what to correct takes focus, so it is read first and Tab
   // goes on to its links (templates/admin/editorial/sectioned_change_form.html).
   function focusSummary() {
