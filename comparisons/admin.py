@@ -24,6 +24,8 @@ from .models import (
 
 
 class ComparisonAdminForm(EditorialForm):
+    markdown_fields = ["intro", "verdict"]  # checked for accessibility (vendors/authoring.py)
+
     class Meta:
         model = Comparison
         fields = [
@@ -123,6 +125,8 @@ class CompareVendorField(KnownModelChoiceField):
 
 
 class AssessmentForm(ChecksChangedRowsOnly, forms.ModelForm):
+    markdown_fields = ["reason"]
+
     class Meta:
         model = Assessment
         fields = ["criterion", "entry", "value", "mark", "reason", "vendor_stated", "sources"]
@@ -172,6 +176,8 @@ class AssessmentInline(CitedInline):
 
 
 class ComparisonFAQForm(PositionedInlineForm):
+    markdown_fields = ["answer"]
+
     class Meta:
         model = ComparisonFAQ
         fields = ["question", "answer", "sources", "position"]

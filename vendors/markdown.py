@@ -71,3 +71,9 @@ def render_markdown_inline(text: str) -> SafeString:
 def plain_text(text: str) -> str:
     """The words a Markdown text shows, without its markup: what search indexes and quotes."""
     return " ".join(html.unescape(strip_tags(_parser.render(text or ""))).split())
+
+
+def block_tokens(text: str) -> list:
+    """The parsed tokens of a block Markdown text, as the renderer reads them (for the
+    authoring checks in vendors/authoring.py, which look at links and headings)."""
+    return _parser.parse(text or "")

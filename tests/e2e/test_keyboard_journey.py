@@ -24,7 +24,9 @@ FOCUS_RING = """() => {
   if (!el || el === document.body) return {what: "nothing focused", width: 0, contrast: 0};
   // A date field's calendar button is the browser's own, inside the field, with the browser's
   // own focus ring: the field itself then no longer matches :focus.
-  if (el.type === "date" && !el.matches(":focus")) return {what: "calendar button", width: 2, contrast: 3, browsers: true};
+  if (el.type === "date" && !el.matches(":focus")) {
+    return {what: "calendar button", width: 2, contrast: 3};
+  }
   let style = getComputedStyle(el);
   if (style.outlineStyle === "none" || parseFloat(style.outlineWidth) === 0) {
     const box = el.closest(".select2-selection");
@@ -32,7 +34,10 @@ FOCUS_RING = """() => {
   }
   const rgb = (text) => (text.match(/[\\d.]+/g) || []).map(Number);
   const lum = ([r, g, b]) => {
-    const c = [r, g, b].map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
+    const c = [r, g, b].map((v) => {
+      v /= 255;
+      return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+    });
     return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2];
   };
   let back = el.parentElement, bg = [255, 255, 255];
@@ -44,7 +49,7 @@ FOCUS_RING = """() => {
   const ring = rgb(style.outlineColor).slice(0, 3);
   const [a, b] = [lum(ring), lum(bg)].sort((x, y) => y - x);
   return {
-    what: `${el.tagName.toLowerCase()}${el.id ? "#" + el.id : ""} “${(el.innerText || el.value || el.getAttribute("aria-label") || "").slice(0, 40)}”`,
+    what: `${el.tagName.toLowerCase()}#${el.id} “${(el.innerText || el.value || "").slice(0, 40)}”`,
     width: style.outlineStyle === "none" ? 0 : parseFloat(style.outlineWidth),
     contrast: (a + 0.05) / (b + 0.05),
   };
@@ -67,7 +72,8 @@ def tab_to(page, matches, *, limit=250, backwards=False):
     (given the element), checking the focus outline at each stop."""
     for _ in range(limit):
         page.keyboard.press("Shift+Tab" if backwards else "Tab")
-        if page.evaluate(f"(() => {{ const el = document.activeElement; return Boolean(el && ({matches})(el)); }})()"):
+        found = f"(() => {{ const el = document.activeElement; return !!el && !!({matches})(el); }})()"
+        if page.evaluate(found):
             return assert_focus_visible(page)
     raise AssertionError(f"Tab never reached {matches}")
 
