@@ -60,6 +60,14 @@
       const dropdown = $(select).data("select2") && $(select).data("select2").$dropdown[0];
       if (!label || !dropdown) return;
       dropdown.querySelectorAll(".select2-search__field, .select2-results__options").forEach((el) => name(el, label));
+      // An expanded combobox names the list it controls (ARIA 1.2); select2 says only aria-owns.
+      const widget = select.nextElementSibling;
+      const results = dropdown.querySelector(".select2-results__options[id]");
+      if (widget && results) {
+        widget.querySelectorAll("[role=combobox], .select2-search__field").forEach((el) => {
+          el.setAttribute("aria-controls", results.id);
+        });
+      }
     });
     $(document).on("select2:select select2:unselect", "select.admin-autocomplete", (event) => {
       nameAutocomplete(event.target);
