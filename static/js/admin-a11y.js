@@ -119,6 +119,30 @@
     }, 400);
   }
 
+  // A table wider than a narrow screen scrolls in its own box (admin-a11y.css), and the box says
+  // so: a named region the keyboard can reach and scroll (WCAG 1.4.10's exception for tables).
+  const SCROLLS = " (the table scrolls sideways on a narrow screen)";
+  function nameScrollingTables() {
+    document.querySelectorAll("#changelist .results, .my-work, .review-queue").forEach((box) => {
+      const wide = box.scrollWidth > box.clientWidth + 1;
+      if (wide && !box.hasAttribute("role")) {
+        const caption = box.querySelector("caption, h2");
+        box.setAttribute("role", "region");
+        box.setAttribute("aria-label", `${caption ? caption.textContent.trim() : "Results"}${SCROLLS}`);
+        box.tabIndex = 0;
+        box.dataset.scrollsNamed = "1";
+      } else if (!wide && box.dataset.scrollsNamed) {
+        ["role", "aria-label", "tabindex", "data-scrolls-named"].forEach((name) => box.removeAttribute(name));
+      }
+    });
+  }
+  nameScrollingTables();
+  let resizing = null;
+  window.addEventListener("resize", () => {
+    clearTimeout(resizing);
+    resizing = setTimeout(nameScrollingTables, 150);
+  });
+
   // A refused save: the summary of what to correct takes focus, so it is read first and Tab
   // goes on to its links (templates/admin/editorial/sectioned_change_form.html).
   function focusSummary() {
