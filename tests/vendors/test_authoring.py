@@ -137,3 +137,13 @@ def test_a_logo_without_a_text_alternative_is_warned_about_and_pages_read_it_by_
 def test_a_page_whose_text_has_nothing_to_check_shows_no_warnings(admin_client):
     vendor = f.make_vendor(name="AWS Trainium", summary="See [the Neuron SDK docs](https://example.org).")
     assert "warning-summary" not in admin_client.get(change_url(vendor)).content.decode()
+
+
+def test_the_profile_reads_the_logo_by_its_text_alternative_or_else_by_the_vendors_name(client):
+    named = f.make_vendor(
+        name="AWS Trainium", slug="aws-trainium", logo="logos/a.png", logo_alt="Trainium, by AWS"
+    )
+    plain = f.make_vendor(name="Groq", slug="groq", logo="logos/b.png")
+
+    assert 'alt="Trainium, by AWS"' in client.get(named.get_absolute_url()).content.decode()
+    assert 'alt="Groq logo"' in client.get(plain.get_absolute_url()).content.decode()
