@@ -8,6 +8,7 @@ import pytest
 from tests import factories as f
 from tests.factories import admin_change_url as change_url
 from vendors.authoring import markdown_warnings, source_url_warnings
+from vendors.models import Source
 
 pytestmark = pytest.mark.django_db
 
@@ -147,3 +148,23 @@ def test_the_profile_reads_the_logo_by_its_text_alternative_or_else_by_the_vendo
 
     assert 'alt="Trainium, by AWS"' in client.get(named.get_absolute_url()).content.decode()
     assert 'alt="Groq logo"' in client.get(plain.get_absolute_url()).content.decode()
+
+
+def test_a_source_saved_on_http_is_kept_and_warned_about(admin_client):
+    response = admin_client.post(
+        "/admin/vendors/source/add/",
+        {
+            "title": "Old spec",
+            "publisher": "",
+            "url": "http://example.org/old-spec",
+            "accessed_on": "",
+            "notes": "",
+        },
+        follow=True,
+    )
+
+    assert [str(m) for m in response.context["messages"] if m.level_tag == "warning"] == [
+        "URL: the address starts with http://: readers' browsers mark it “Not secure”. "
+        "Use its https:// address if the site has one."
+    ]
+    assert Source.objects.get().url == "http://example.org/old-spec"
