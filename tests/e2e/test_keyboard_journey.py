@@ -185,4 +185,7 @@ def test_an_editor_and_a_publisher_take_a_new_profile_live_with_the_keyboard_alo
     expect(publisher.get_by_text("Published: visitors see it now.")).to_be_visible()
     expect(publisher.get_by_role("heading", name="Publishing: Live", exact=True)).to_be_visible()
     for w in (watcher, publisher_watch):
-        assert w.console_errors == [] and w.failed_requests == []
+        # An autocomplete's search still on its way when the page moves on is cancelled by the
+        # browser (ERR_ABORTED): nobody waits for it. Anything else failing is a failure.
+        assert w.console_errors == []
+        assert [r for r in w.failed_requests if not r.endswith("net::ERR_ABORTED")] == []
