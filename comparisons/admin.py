@@ -25,6 +25,8 @@ from .models import (
 
 
 class ComparisonAdminForm(EditorialForm):
+    markdown_fields = ["intro", "verdict"]  # checked for accessibility (vendors/authoring.py)
+
     class Meta:
         model = Comparison
         fields = [
@@ -124,6 +126,8 @@ class CompareVendorField(KnownModelChoiceField):
 
 
 class AssessmentForm(CitesEvidence, ChecksChangedRowsOnly, forms.ModelForm):
+    markdown_fields = ["reason"]
+
     class Meta:
         model = Assessment
         fields = ["criterion", "entry", "value", "mark", "reason", "vendor_stated", "sources", "evidence"]
@@ -173,6 +177,8 @@ class AssessmentInline(CitedInline):
 
 
 class ComparisonFAQForm(CitesEvidence, PositionedInlineForm):
+    markdown_fields = ["answer"]
+
     class Meta:
         model = ComparisonFAQ
         fields = ["question", "answer", "sources", "evidence", "position"]

@@ -235,8 +235,8 @@ def admin_rows_on_page(response):
 
 
 VENDOR_ADMIN_INLINES = ["facts", "events", "scores", "faqs"]
-VENDOR_ADMIN_TEXT = ["name", "slug", "company", "summary", "what_it_is", "best_for", "watch_out", "verdict",
-                     "alternative_blurb"]  # fmt: skip
+VENDOR_ADMIN_TEXT = ["name", "slug", "company", "logo_alt", "summary", "what_it_is", "best_for", "watch_out",
+                     "verdict", "alternative_blurb"]  # fmt: skip
 
 
 def vendor_admin_post(vendor, *, rows=None, initial=None, **overrides):

@@ -304,6 +304,9 @@ class Vendor(Part):
     company: str = Field(title="Company")
     lane: Lane
     logo: str = Field(description="The logo's path under the media URL; empty when there is none.")
+    logo_alt: str = Field(
+        default="", description="The logo's text alternative as the editor wrote it; see logo_text."
+    )
     summary: str = Field(title="Summary")
     what_it_is: str = Field(title="What it is")
     best_for: str = Field(title="Best for", description="The key takeaway “Best for”.")
@@ -326,6 +329,11 @@ class Vendor(Part):
             for name, info in type(self).model_fields.items()
             if info.title and getattr(self, name) not in ("", None)
         ]
+
+    @property
+    def logo_text(self) -> str:
+        """What a screen reader reads for the logo: the editor's text, else “<name> logo”."""
+        return self.logo_alt or f"{self.name} logo"
 
     @property
     def logo_url(self) -> str:

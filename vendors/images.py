@@ -99,6 +99,14 @@ def store_logo(upload, *, name):
         ) from None
 
 
+class LogoInput(forms.ClearableFileInput):
+    """The logo's file input, labelled by its own ``<label>``: Django draws a file input in a
+    fieldset whose legend names the group but not the input, which a screen reader then reads
+    as an unnamed field."""
+
+    use_fieldset = False
+
+
 class LogoField(forms.FileField):
     """The logo upload, with this project's checks and messages instead of Django's generic
     "corrupted image" (which a bomb or a truncated file would otherwise get), stored at once.
@@ -107,10 +115,10 @@ class LogoField(forms.FileField):
     and False when the editor ticks "Clear".
     """
 
-    widget = forms.ClearableFileInput(attrs={"accept": "image/png,image/jpeg,image/webp"})
-
     def __init__(self, *, upload_to, **kwargs):
         kwargs.pop("max_length", None)
+        # Its own input, also in the admin (which would give it a file widget in a fieldset).
+        kwargs["widget"] = LogoInput(attrs={"accept": "image/png,image/jpeg,image/webp"})
         super().__init__(**kwargs)
         self.upload_to = upload_to
 

@@ -77,3 +77,9 @@ def links_somewhere(text: str) -> bool:
     """Whether the text, once rendered, holds a link a reader can follow (nh3 drops an
     ``href`` whose scheme it refuses, so ``[x](javascript:...)`` is no link)."""
     return ' href="' in render_markdown(text)
+
+
+def block_tokens(text: str) -> list:
+    """The parsed tokens of a block Markdown text, as the renderer reads them (for the
+    authoring checks in vendors/authoring.py, which look at links and headings)."""
+    return _parser.parse(text or "")

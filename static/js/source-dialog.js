@@ -14,6 +14,7 @@
   const existsTitle = dialog.querySelector(".source-dialog-exists-title");
   const problem = dialog.querySelector(".source-dialog-error");
   let row = null; // the select the dialog adds to
+  let opener = null; // the button that opened it: focus goes back there when it closes
   let found = null; // the source the URL already is
   let lookup = 0;
 
@@ -125,8 +126,9 @@
     }
   }
 
-  function open(select) {
+  function open(select, button) {
     row = select;
+    opener = button;
     form.reset();
     clearErrors();
     showExisting(null);
@@ -214,6 +216,29 @@
     dialog.close();
   });
   dialog.querySelector(".source-dialog-cancel").addEventListener("click", () => dialog.close());
+  // Focus stays in the dialog while it is open: Tab from its last control goes to its first,
+  // Shift+Tab from its first to its last (a modal dialog would otherwise let it reach the
+  // browser's own controls). Escape closes it (the browser's cancel), and focus returns to
+  // the row's "Add a new source".
+  dialog.addEventListener("keydown", (event) => {
+    if (event.key !== "Tab") return;
+    const controls = Array.from(
+      dialog.querySelectorAll("a[href], button, input, select, textarea, [tabindex]:not([tabindex='-1'])"),
+    ).filter((el) => !el.disabled && el.getClientRects().length > 0);
+    if (!controls.length) return;
+    const first = controls[0];
+    const last = controls[controls.length - 1];
+    if (event.shiftKey && document.activeElement === first) {
+      event.preventDefault();
+      last.focus();
+    } else if (!event.shiftKey && document.activeElement === last) {
+      event.preventDefault();
+      first.focus();
+    }
+  });
+  dialog.addEventListener("close", () => {
+    if (opener && opener.isConnected) opener.focus();
+  });
   form.addEventListener("input", (event) => {
     const list = form.querySelector(`.errorlist[data-for="${event.target.name}"]`);
     if (list) {
@@ -236,7 +261,7 @@
       button.type = "button";
       button.className = "add-source-button";
       button.textContent = "Add a new source";
-      button.addEventListener("click", () => open(select));
+      button.addEventListener("click", () => open(select, button));
       // The dialog replaces Django's "+" (a second browser window); without this script the
       // "+" stays, a plain link to the add page.
       const wrapper = select.closest(".related-widget-wrapper");

@@ -9,6 +9,7 @@ from django.utils.text import Truncator
 from editorial import services as workflow
 from editorial.workflow import SAVE_FIELDSET, EditorialAdmin, EditorialForm
 
+from ..authoring import logo_warnings
 from ..event_dates import EventDateError, event_date_text, parse_event_date
 from ..images import LogoField
 from ..models import (
@@ -31,7 +32,7 @@ from .editing import (
 )
 from .evidence import CitesEvidence
 from .importing import ImportsCSV
-from .sections import CARD_TABLE, SECTIONED_CHANGE_FORM, InSections
+from .sections import CARD_TABLE, SECTIONED_CHANGE_FORM, ErrorEntry, InSections
 from .staleness import MARK_VERIFIED_LABEL, plural
 
 
@@ -109,6 +110,8 @@ class EventForm(CitesEvidence, PositionedInlineForm):
 
 
 class ScoreForm(CitesEvidence, ChecksChangedRowsOnly, forms.ModelForm):
+    markdown_fields = ["reason"]  # checked for readers of assistive technology (vendors/authoring.py)
+
     def row_name(self):
         """“Score Software”, by its axis."""
         return f"Score {axis}" if (axis := chosen(self, "axis")) else ""
@@ -127,6 +130,8 @@ class ScoreForm(CitesEvidence, ChecksChangedRowsOnly, forms.ModelForm):
 
 
 class FAQForm(CitesEvidence, PositionedInlineForm):
+    markdown_fields = ["answer"]
+
     def row_name(self):
         """“FAQ “What is AWS Trainium?””, by its question (shortened)."""
         question = chosen(self, "question") or self["question"].value()
@@ -211,10 +216,12 @@ class FAQInline(ProfileInline):
 
 
 class VendorAdminForm(EditorialForm):
+    markdown_fields = ["summary", "what_it_is", "best_for", "watch_out", "verdict"]
+
     class Meta:
         model = Vendor
         fields = [
-            "name", "slug", "company", "lane", "logo", "summary", "what_it_is", "best_for",
+            "name", "slug", "company", "lane", "logo", "logo_alt", "summary", "what_it_is", "best_for",
             "watch_out", "verdict", "alternative_blurb",
         ]  # fmt: skip
         widgets = {
@@ -240,7 +247,7 @@ class VendorAdmin(ImportsCSV, InSections, ResolvesChoicesOnce, FillsPositions, E
     readonly_fields = ["created_at", "updated_at"]
     date_hierarchy = "updated_at"
     fieldsets = [
-        ("Profile", {"fields": ["name", "slug", "company", "lane", "logo"]}),
+        ("Profile", {"fields": ["name", "slug", "company", "lane", "logo", "logo_alt"]}),
         (
             "Summary and verdict",
             {
@@ -261,6 +268,20 @@ class VendorAdmin(ImportsCSV, InSections, ResolvesChoicesOnce, FillsPositions, E
         "This save",
     ]
     actions = [*EditorialAdmin.actions, "mark_verified_today"]
+
+    def authoring_warnings(self, forms_on_page):
+        warnings = super().authoring_warnings(forms_on_page)
+        form = forms_on_page[0][1]
+        has_logo = bool(form.files.get("logo")) or (
+            bool(form.instance.logo) and not form.data.get("logo-clear")
+        )
+        logo = form["logo_alt"]
+        return [
+            ErrorEntry("Logo", message, f"#{logo.id_for_label}")
+            for message in logo_warnings(
+                has_logo=has_logo, text_alternative=logo.value() or "", name=form["name"].value() or ""
+            )
+        ] + warnings
 
     def get_formset_kwargs(self, request, obj, inline, prefix):
         kwargs = super().get_formset_kwargs(request, obj, inline, prefix)

@@ -17,6 +17,7 @@ from editorial.admin_input import ValidatesInitial
 from infra.cache import content_changed
 from infra.stored import changed_everywhere
 
+from ..authoring import source_url_warnings
 from ..models import (
     QUOTE_MAX,
     Attribute,
@@ -133,6 +134,11 @@ class SourceAdmin(ValidatesInitial, admin.ModelAdmin):
         ("Last check", {"fields": ["last_check", "final_url", "fingerprint", "failures"]}),
         (None, {"fields": ["cited_by"]}),
     ]
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        for warning in source_url_warnings(obj.url):  # saved all the same (vendors/authoring.py)
+            messages.warning(request, f"URL: {warning}")
 
     def get_urls(self):
         check = self.admin_site.admin_view(self.check_view)

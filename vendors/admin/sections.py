@@ -9,8 +9,12 @@ it scrolls to the field and focuses it, with no script. Sections holding errors 
 
 from dataclasses import dataclass, field
 
+from django.contrib import messages as notices
 from django.contrib.admin.utils import flatten
 from django.utils.text import capfirst, slugify
+
+from ..authoring import markdown_warnings, source_url_warnings
+from ..models import Source
 
 # The templates that draw such a page, and an inline table whose rows stack into cards on a phone.
 SECTIONED_CHANGE_FORM = "admin/editorial/sectioned_change_form.html"
@@ -107,6 +111,57 @@ def build_sections(*, adminform, inline_admin_formsets, order=None):
     return sections
 
 
+def _typed(form, name):
+    """What a field holds on the page: as typed when the form was sent, else as saved."""
+    value = form[name].value()
+    return "" if value is None else value
+
+
+def authoring_warnings(forms_on_page):
+    """The accessibility checks (vendors/authoring.py) over a page's forms, each a link to its
+    field: the Markdown fields a form names in ``markdown_fields``, and every source a row cites
+    (one query for the page). ``forms_on_page`` is (where, form) pairs, where naming the row."""
+    entries, cited = [], []
+    for where, form in forms_on_page:
+        prefix = f"{where} — " if where else ""
+        for name in getattr(form, "markdown_fields", ()):
+            if name in form.fields:
+                bound = form[name]
+                label, href = capfirst(str(bound.label)), _anchor(bound)
+                found = markdown_warnings(_typed(form, name))
+                entries += [ErrorEntry(f"{prefix}{label}", message, href) for message in found]
+        if "sources" in form.fields:
+            chosen = _typed(form, "sources") or []
+            cited += [(prefix, form["sources"], str(pk)) for pk in chosen if str(pk).isdigit()]
+    if cited:
+        plain = {
+            str(pk): url
+            for pk, url in Source.objects.filter(
+                pk__in={pk for _, _, pk in cited}, url__istartswith="http://"
+            ).values_list("pk", "url")
+        }
+        for prefix, bound, pk in cited:
+            if pk in plain:
+                entries += [
+                    ErrorEntry(f"{prefix}{capfirst(str(bound.label))}", f"{plain[pk]}: {m}", _anchor(bound))
+                    for m in source_url_warnings(plain[pk])
+                ]
+    return entries
+
+
+def forms_with_names(adminform, inline_admin_formsets):
+    """(where, form) for the page's own form and each inline row that is not being deleted."""
+    pairs = [("", adminform.form)]
+    for inline in inline_admin_formsets:
+        formset = inline.formset
+        row_name = capfirst(str(inline.opts.verbose_name))
+        for number, form in enumerate(formset.forms, start=1):
+            if formset.is_bound and formset.can_delete and formset._should_delete_form(form):
+                continue
+            pairs.append((row_title(form) or f"{row_name} {number}", form))
+    return pairs
+
+
 class InSections:
     """For a ModelAdmin whose change form template draws ``sections`` and ``error_summary``.
 
@@ -128,5 +183,26 @@ class InSections:
             summary = [ErrorEntry("", message) for message in adminform.form.non_field_errors()]
             for section in sections:
                 summary += section.errors
-        context.update(sections=sections, error_summary=summary)
+        pairs = forms_with_names(adminform, context.get("inline_admin_formsets", []))
+        context.update(
+            sections=sections, error_summary=summary, authoring_warnings=self.authoring_warnings(pairs)
+        )
         return super().render_change_form(request, context, add, change, form_url, obj)
+
+    def authoring_warnings(self, forms_on_page):
+        """What the page's text does that readers of assistive technology stumble on: shown where
+        a refused save lists its errors, never stopping a save (vendors/authoring.py)."""
+        return authoring_warnings(forms_on_page)
+
+    def save_related(self, request, form, formsets, change):
+        super().save_related(request, form, formsets, change)
+        pairs = [("", form)] + [
+            ("", row) for formset in formsets for row in formset.forms if row not in formset.deleted_forms
+        ]
+        if count := len(self.authoring_warnings(pairs)):
+            notices.warning(
+                request,
+                f"Saved with {count} accessibility warning{'s' if count != 1 else ''}: its page lists "
+                f"{'them' if count != 1 else 'it'} at the top, each with a link to its field. "
+                "They never stop a save.",
+            )

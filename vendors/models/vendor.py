@@ -33,6 +33,13 @@ class Vendor(Editable):
         blank=True,
         help_text="PNG, JPEG or WebP, at most 2 MB and 16 megapixels. It is re-encoded on upload.",
     )
+    logo_alt = models.CharField(
+        "logo's text alternative",
+        max_length=200,
+        blank=True,
+        help_text="What the logo shows, for readers who cannot see it. Left empty, pages read it as "
+        "“<name> logo”.",
+    )
     summary = models.TextField(blank=True, help_text="Markdown. The intro paragraph under the title.")
     what_it_is = models.TextField(
         "key takeaway: what it is", blank=True, help_text="Markdown. One or two sentences."
