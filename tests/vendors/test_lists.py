@@ -347,4 +347,6 @@ class TestLongLists:
 
 
 def names_in_rankings(html):
-    return re.findall(r'class="pick"[^>]*aria-label="Compare ([^"]+)"', html)
+    """The ranked vendors, in order (not the tick boxes under "Not scored yet")."""
+    ranked = html.split('<section class="not-scored"', 1)[0]
+    return re.findall(r'class="pick"[^>]*aria-label="Compare ([^"]+)"', ranked)

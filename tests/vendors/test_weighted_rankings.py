@@ -10,7 +10,9 @@ pytestmark = pytest.mark.django_db
 
 
 def names(html):
-    return re.findall(r'class="pick"[^>]*aria-label="Compare ([^"]+)"', html)
+    """The ranked vendors, in order (the tick boxes of the rankings table, not of "Not scored yet")."""
+    ranked = html.split('<section class="not-scored"', 1)[0]
+    return re.findall(r'class="pick"[^>]*aria-label="Compare ([^"]+)"', ranked)
 
 
 def cells(html, css_class):
