@@ -46,7 +46,6 @@ def admin_pages():
         "/admin/corrections/correction/": "#result_list",
         f"/admin/vendors/vendor/{vendor.pk}/history/": "#change-history",
         f"/admin/vendors/vendor/{vendor.pk}/import/": "input[type=file]",
-        f"/admin/vendors/vendor/{vendor.pk}/preview/": ".side-by-side iframe",
     }
 
 

@@ -45,6 +45,10 @@ def test_a_fact_whose_source_died_is_found_opened_on_its_row_and_verified(open_p
     page.wait_for_url(f"**/admin/vendors/vendor/{vendor.pk}/change/#fact-{fact.pk}")
     anchor = page.locator(f"#fact-{fact.pk}")
     expect(anchor).to_contain_text("144 GB HBM3e")
+    for _ in range(30):  # once the page's scripts have drawn its widgets (the row stays in view)
+        if uncovered_in_view(page, anchor):
+            break
+        page.wait_for_timeout(100)
     assert uncovered_in_view(page, anchor)
 
     page.go_back()
