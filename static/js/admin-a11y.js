@@ -40,6 +40,19 @@
     root.querySelectorAll("select.admin-autocomplete").forEach(nameAutocomplete);
   }
 
+  // A link to a row further down (the staleness queue's "#fact-12") is followed by the browser
+  // as soon as the page is parsed; the autocompletes drawn after that are shorter than the lists
+  // they replace, so the page shrinks above the row and it slides up under the sticky menu. Once
+  // they are drawn the row is brought back, unless the editor has moved on meanwhile.
+  const target = location.hash ? document.getElementById(decodeURIComponent(location.hash.slice(1))) : null;
+  let moved = false;
+  ["keydown", "pointerdown", "wheel", "touchstart"].forEach((kind) =>
+    window.addEventListener(kind, () => { moved = true; }, { once: true, passive: true }),
+  );
+  function keepTargetInView() {
+    if (target && !moved) target.scrollIntoView({ block: "start" });
+  }
+
   const $ = window.django && window.django.jQuery;
   if ($ && $.fn.select2) {
     // select2's "remove all" cross is a <span> it puts inside the <ul> of chosen items, where
@@ -51,7 +64,10 @@
       update.call(this, decorated, data);
       this.$selection.prepend(this.$selection.find("ul.select2-selection__rendered > .select2-selection__clear"));
     };
-    $(() => nameAll(document));
+    $(() => {
+      nameAll(document);
+      keepTargetInView();
+    });
     document.addEventListener("formset:added", (event) => nameAll(event.target));
     // The search field and the results of an open list are drawn when it opens.
     $(document).on("select2:open", "select.admin-autocomplete", (event) => {
