@@ -46,9 +46,11 @@
   // they are drawn the row is brought back, unless the editor has moved on meanwhile.
   const target = location.hash ? document.getElementById(decodeURIComponent(location.hash.slice(1))) : null;
   let moved = false;
-  ["keydown", "pointerdown", "wheel", "touchstart"].forEach((kind) =>
-    window.addEventListener(kind, () => { moved = true; }, { once: true, passive: true }),
-  );
+  if (target) {
+    ["keydown", "pointerdown", "wheel", "touchstart"].forEach((kind) =>
+      window.addEventListener(kind, () => { moved = true; }, { once: true, passive: true }),
+    );
+  }
   function keepTargetInView() {
     if (target && !moved) target.scrollIntoView({ block: "start" });
   }
