@@ -5,16 +5,79 @@ Without that binary they are skipped, unless ``REQUIRE_BROWSER=1`` (as in CI) ma
 a missing browser a failure.
 """
 
+import contextlib
 import os
+import threading
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
+from django.core.servers.basehttp import ThreadedWSGIServer
+from django.db import connection
+from django.test.testcases import LiveServerThread
 
 # Playwright's sync API runs an event loop in the test thread; Django would otherwise
 # refuse the test's own database queries (load_demo, reading what to expect).
 os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+
+
+class TestLiveServer(ThreadedWSGIServer):
+    """The live server, which knows when it is idle, and on SQLite answers one request at a time.
+
+    On an in-memory SQLite database the live server's threads share the test's one connection,
+    and two requests at once on it fail ("bad parameter or other API misuse", answered as a
+    503): a page with two frames, or a passkey request still in flight while the test went on,
+    did this in CI. A lock around each request, body included, lets no two touch that
+    connection together, and keeps keep-alive connections working (each keeps its thread).
+
+    A page closing at a test's end still sends what it sends then (presence cleared, an autosave):
+    ``wait_until_idle`` lets those be answered before the test's database is flushed under them
+    ("database table is locked" in CI).
+    """
+
+    one_at_a_time = connection.vendor == "sqlite"
+    _one_request = threading.Lock()
+    _idle = threading.Condition()
+    in_flight = 0
+    last_answered = 0.0
+
+    def set_app(self, application):
+        server = type(self)
+
+        def answer(environ, start_response):
+            with server._idle:
+                server.in_flight += 1
+            try:
+                with server._one_request if server.one_at_a_time else contextlib.nullcontext():
+                    response = application(environ, start_response)
+                    try:
+                        return list(response)
+                    finally:
+                        if hasattr(response, "close"):
+                            response.close()
+            finally:
+                with server._idle:
+                    server.in_flight -= 1
+                    server.last_answered = time.monotonic()
+                    server._idle.notify_all()
+
+        super().set_app(answer)
+
+    @classmethod
+    def wait_until_idle(cls, *, quiet=0.2, at_most=5.0):
+        """Return once no request has been in flight for ``quiet`` seconds (or after ``at_most``)."""
+        deadline = time.monotonic() + at_most
+        with cls._idle:
+            while time.monotonic() < deadline:
+                quiet_for = time.monotonic() - cls.last_answered
+                if cls.in_flight == 0 and quiet_for >= quiet:
+                    return
+                cls._idle.wait(timeout=max(0.05, quiet - quiet_for) if cls.in_flight == 0 else 0.1)
+
+
+LiveServerThread.server_class = TestLiveServer
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -104,6 +167,7 @@ def open_page(browser, live_server):
     yield _open
     for context in contexts:
         context.close()
+    TestLiveServer.wait_until_idle()  # what the closing pages sent, answered before the flush
 
 
 def sign_in(open_page, *, username, group="Editor", email="", **context):

@@ -58,7 +58,7 @@ def test_on_a_phone_a_fact_is_filled_and_saved_without_scrolling_sideways(open_p
     assert shown_on_screen(page, save)  # the Save bar stays in view far down the page
 
     save.click()
-    expect(page.get_by_text("was added successfully")).to_be_visible()
+    expect(page.locator(".messagelist").get_by_text("was added successfully")).to_be_visible()
     vendor = Vendor.objects.get(name="AWS Trainium")
     assert [(fact.attribute.name, fact.value) for fact in vendor.facts.all()] == [
         ("Memory", "144 GB HBM3e per chip")
@@ -86,7 +86,7 @@ def test_on_a_phone_a_comparisons_assessment_is_marked_and_saved_without_scrolli
     assert shown_on_screen(page, save)
 
     save.click()
-    expect(page.get_by_text("was changed successfully")).to_be_visible()
+    expect(page.locator(".messagelist").get_by_text("was changed successfully")).to_be_visible()
     assert comparison.assessments.get().mark == 4
     assert watcher.foreign_requests == [] and watcher.failed_requests == []
 
@@ -148,6 +148,6 @@ def test_on_a_phone_the_staleness_queue_is_cards_with_edit_and_verify_in_reach(o
                 card_box["y"] <= box["y"] and box["y"] + box["height"] <= card_box["y"] + card_box["height"]
             )
     cards.nth(0).get_by_role("button", name="Mark verified today").click()
-    expect(page.get_by_text("Marked 1 fact verified today")).to_be_visible()
+    expect(page.locator(".messagelist").get_by_text("Marked 1 fact verified today")).to_be_visible()
     stale[0].refresh_from_db()
     assert stale[0].verified_on is not None

@@ -182,7 +182,7 @@ def test_an_editor_and_a_publisher_take_a_new_profile_live_with_the_keyboard_alo
     expect(publisher.get_by_role("heading", name="Publishing: Waiting for review")).to_be_visible()
     tab_to(publisher, named("Publish"))
     publisher.keyboard.press("Enter")
-    expect(publisher.get_by_text("Published: visitors see it now.")).to_be_visible()
+    expect(publisher.locator(".messagelist").get_by_text("Published: visitors see it now.")).to_be_visible()
     expect(publisher.get_by_role("heading", name="Publishing: Live", exact=True)).to_be_visible()
     for w in (watcher, publisher_watch):
         # An autocomplete's search still on its way when the page moves on is cancelled by the

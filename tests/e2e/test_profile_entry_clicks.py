@@ -173,7 +173,7 @@ def test_a_new_profile_takes_at_most_half_the_44_clicks(open_page):
         editor.fill(page.locator(f"#id_faqs-{index}-answer"), answer)
 
     editor.click(page.get_by_role("button", name="Save", exact=True))
-    expect(page.get_by_text("was added successfully")).to_be_visible()
+    expect(page.locator(".messagelist").get_by_text("was added successfully")).to_be_visible()
     page.wait_for_load_state("load")
 
     vendor = Vendor.objects.get(name="AWS Trainium")

@@ -45,7 +45,7 @@ def test_on_a_phone_a_change_goes_to_review_comes_back_with_a_comment_and_is_res
     editor.goto("/admin/vendors/vendor/")
     editor.get_by_role("link", name="AWS Trainium").click()
     edit_memory(editor, "144 GB", "288 GB")
-    expect(editor.get_by_text("Visitors still see the live version")).to_be_visible()
+    expect(editor.locator(".messagelist").get_by_text("Visitors still see the live version")).to_be_visible()
     editor.get_by_label("Message to the publishers").fill("Memory per the re:Invent launch.")
     editor.get_by_role("button", name="Submit for review").click()
     expect(editor.get_by_role("heading", name="Publishing: Waiting for review")).to_be_visible()
@@ -70,7 +70,7 @@ def test_on_a_phone_a_change_goes_to_review_comes_back_with_a_comment_and_is_res
     publisher.get_by_role("link", name="Back to the change page").click()
     publisher.get_by_label("What should change").fill("Cite the Trn3 spec sheet for 288 GB.")
     publisher.get_by_role("button", name="Request changes").click()
-    expect(publisher.get_by_text("Sent back with your comment")).to_be_visible()
+    expect(publisher.locator(".messagelist").get_by_text("Sent back with your comment")).to_be_visible()
     (returned,) = [m for m in mail.outbox if m.to == ["alice@example.com"]]
     assert "Cite the Trn3 spec sheet for 288 GB." in returned.body
 

@@ -40,7 +40,7 @@ def test_an_editors_change_waits_for_the_publisher_then_goes_live(open_page):
     memory = editor.locator("textarea[name^='facts-'][name$='-value']").filter(has_text="144 GB HBM3e")
     memory.fill(memory.input_value().replace("144 GB", "288 GB"))
     editor.click("input[name=_continue]")
-    expect(editor.get_by_text("Visitors still see the live version")).to_be_visible()
+    expect(editor.locator(".messagelist").get_by_text("Visitors still see the live version")).to_be_visible()
     expect(editor.get_by_role("heading", name="Publishing: Live + unpublished changes")).to_be_visible()
     expect(editor.locator(".workflow .diff")).to_contain_text(
         "144 GB HBM3e at 4.9 TB/s per chip -> Trainium3: 288 GB"
@@ -59,7 +59,7 @@ def test_an_editors_change_waits_for_the_publisher_then_goes_live(open_page):
     queue.get_by_role("link", name="AWS Trainium").click()
     publisher.get_by_label("Public note").fill("Trainium3 memory per AWS")
     publisher.get_by_role("button", name="Publish changes").click()
-    expect(publisher.get_by_text("Published: visitors see it now.")).to_be_visible()
+    expect(publisher.locator(".messagelist").get_by_text("Published: visitors see it now.")).to_be_visible()
     expect(publisher.get_by_role("heading", name="Publishing: Live", exact=True)).to_be_visible()
 
     visitor.reload()

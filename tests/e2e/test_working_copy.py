@@ -28,7 +28,7 @@ def test_what_was_typed_and_not_saved_is_offered_back_after_a_reload_then_saved(
     page.get_by_role("button", name="Restore unsaved changes").click()
     assert page.input_value("#id_summary") == "Typed, never saved: the browser crashed."
     page.get_by_role("button", name="Save and continue editing").click()
-    expect(page.get_by_text("was changed successfully")).to_be_visible()
+    expect(page.locator(".messagelist").get_by_text("was changed successfully")).to_be_visible()
     vendor.refresh_from_db()
     assert vendor.summary == "Typed, never saved: the browser crashed."
     assert page.evaluate("Object.keys(localStorage).filter((k) => k.startsWith('chipsite:unsaved:'))") == []
