@@ -7,7 +7,9 @@ import datetime as dt
 import io
 import logging
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -208,13 +210,42 @@ def render_showing(keys: list[str], paths: list[str]) -> dict[str, int]:
     return render(affected, jobs=worker_jobs()).counts()
 
 
+@dataclass
+class _Gathered:
+    keys: set[str] = field(default_factory=set)
+    paths: list[str] = field(default_factory=list)
+
+
+_gathering: ContextVar[_Gathered | None] = ContextVar("stored_pages_gathering", default=None)
+
+
 def changed(keys: Iterable[str], *, paths: Iterable[str] = ()) -> None:
     """What visitors see has changed for these keys: once the transaction commits, render
     again every stored page that shows one, and the new addresses ``paths``."""
     if not settings.STORED_PAGES_ENABLED:
         return
     keys, paths = sorted(set(keys)), list(dict.fromkeys(paths))
+    if (gathered := _gathering.get()) is not None:
+        gathered.keys.update(keys)
+        gathered.paths.extend(paths)
+        return
     transaction.on_commit(lambda: render_showing.enqueue(keys, paths))
+
+
+@contextmanager
+def changes_gathered() -> Iterator[None]:
+    """Inside, changes are gathered rather than rendered one by one; leaving it, once the work
+    has committed, what shows any of them is rendered in one pass. For work that changes many
+    things at once: the demo load publishes a dozen versions, each showing on the home page."""
+    gathered = _Gathered()
+    token = _gathering.set(gathered)
+    try:
+        yield
+    finally:
+        _gathering.reset(token)
+    if gathered.keys or gathered.paths:
+        keys, paths = sorted(gathered.keys), list(dict.fromkeys(gathered.paths))
+        transaction.on_commit(lambda: render_showing.enqueue(keys, paths))
 
 
 def changes_at(keys: Iterable[str], moment: dt.datetime) -> None:

@@ -490,3 +490,35 @@ def test_a_worker_renders_a_change_in_as_many_processes_as_it_is_given_and_a_web
     rendering.render_due.call()
 
     assert asked == [1, 3, 3]
+
+
+def test_changes_gathered_render_each_affected_page_once_after_the_work_commits(demo, visitor):
+    from django.db import transaction
+
+    from editorial import services
+    from infra import stored
+    from infra.stored import rendering
+
+    rendered = []
+    real_render_one = rendering.render_one
+
+    def render_one(path):
+        rendered.append(path)
+        return real_render_one(path)
+
+    patched = mock.patch.object(rendering, "render_one", render_one)
+    with patched, stored.changes_gathered(), transaction.atomic():
+        for slug in ("groq", "cerebras"):
+            vendor = Vendor.objects.get(slug=slug)
+            fact = vendor.facts.order_by("pk").first()
+            Fact.objects.filter(pk=fact.pk).update(value=fact.value + " (checked)")
+            services.publish(obj=vendor, user=None, note="A fact reworded.")
+            assert rendered == []  # nothing rendered before the whole of the work commits
+
+    assert {"/vendors/groq/", "/vendors/cerebras/", "/feeds/changes/"} <= set(rendered)
+    assert sorted(rendered) == sorted(set(rendered)), "a page rendered twice"
+    for path in ("/vendors/groq/", "/vendors/cerebras/", "/feeds/changes/"):
+        response = visitor.get(path)
+        assert response["X-Stored-Page"] == "hit"
+    assert "Groq memory (checked)" in visitor.get("/vendors/groq/").content.decode()
+    assert "Cerebras memory (checked)" in visitor.get("/vendors/cerebras/").content.decode()
