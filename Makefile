@@ -25,22 +25,28 @@ $(BIN)/python:
 # The pip that comes with Python 3.12's venv installs these wheels as they are: upgrading it
 # first cost a download and a reinstall on every new environment.
 PIP := $(BIN)/python -m pip install --quiet --disable-pip-version-check
+# uv (pinned, into the venv) installs the same pinned wheels: 5 s where pip took 48 s on a
+# 2-core machine, most of pip's time compiling every module. Where uv cannot be had or fails,
+# pip does the work. UV_NATIVE_TLS: uv trusts the system's certificates, as pip does.
+UV_VERSION := 0.13.9
+define install
+	{ $(PIP) uv==$(UV_VERSION) 2>/dev/null && UV_NATIVE_TLS=1 $(BIN)/uv pip install --quiet \
+		--python $(BIN)/python -r $(1); } || $(PIP) -r $(1)
+endef
 RUN_INSTALLED := $(VENV)/.installed-run
 DEV_INSTALLED := $(VENV)/.installed-dev
 
 $(RUN_INSTALLED): $(BIN)/python requirements.txt
-	$(PIP) -r requirements.txt
+	$(call install,requirements.txt)
 	touch $@
 
 $(DEV_INSTALLED): $(BIN)/python requirements.txt requirements-dev.txt
-	$(PIP) -r requirements-dev.txt
+	$(call install,requirements-dev.txt)
 	touch $@
 
 ## Serve the site with demo content on SQLite at http://127.0.0.1:8000/
 run: $(RUN_INSTALLED)
-	DEBUG=1 $(BIN)/python manage.py migrate --no-input
-	DEBUG=1 $(BIN)/python manage.py load_demo
-	DEBUG=1 $(BIN)/python manage.py demo_superuser
+	DEBUG=1 $(BIN)/python manage.py prepare_demo
 	@echo "Serving chipsite at http://$(HOST):$(PORT)/ (admin at http://$(HOST):$(PORT)/admin/)"
 	DEBUG=1 $(BIN)/python manage.py runserver $(HOST):$(PORT)
 

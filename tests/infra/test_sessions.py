@@ -1,10 +1,13 @@
 """Staff sessions end 12 hours after sign-in however active, or after 30 minutes idle; passwords
 have at least 12 characters."""
 
+import io
+
 import pytest
 from django.contrib.auth import password_validation
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
+from django.core.management import call_command
 from django.test import Client
 
 from infra import sessions
@@ -156,3 +159,18 @@ def test_common_and_similar_passwords_are_still_refused(editor):
 def test_the_demo_password_passes_the_rules(username):
     user = User(username=username, email=f"{username}@example.com")
     password_validation.validate_password(DEMO_PASSWORD, user=user)
+
+
+def test_each_demo_login_signs_in_to_the_admin_in_its_group(settings, client):
+    settings.DEBUG = True
+    settings.STAFF_SECOND_FACTOR = "optional"
+    call_command("demo_superuser", stdout=io.StringIO())
+    for username, (group, superuser) in DEMO_USERS.items():
+        user = User.objects.get(username=username)
+        assert user.is_staff and user.is_superuser == superuser
+        assert list(user.groups.values_list("name", flat=True)) == ([group] if group else [])
+        form = {"username": username, "password": DEMO_PASSWORD, "next": "/admin/"}
+        response = client.post("/admin/login/", form, follow=True)
+        assert response.redirect_chain[-1][0] == "/admin/", username
+        assert response.status_code == 200
+        client.logout()

@@ -1,5 +1,6 @@
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.hashers import make_password
 from django.contrib.auth.models import Group
 from django.core.management.base import BaseCommand, CommandError
 
@@ -20,13 +21,20 @@ class Command(BaseCommand):
         if not settings.DEBUG:
             raise CommandError("Refusing to create demo logins with DEBUG off.")
         User = get_user_model()
+        hashed = None  # one hash for the four (each costs most of a second): a laptop's demo logins
         for username, (group, superuser) in DEMO_USERS.items():
             if User.objects.filter(username=username).exists():
                 continue
-            if superuser:
-                User.objects.create_superuser(username, f"{username}@example.com", PASSWORD)
-            else:
-                user = User.objects.create_user(username, f"{username}@example.com", PASSWORD, is_staff=True)
+            hashed = hashed or make_password(PASSWORD)
+            user = User(
+                username=username,
+                email=f"{username}@example.com",
+                password=hashed,
+                is_staff=True,
+                is_superuser=superuser,
+            )
+            user.save()
+            if group:
                 user.groups.add(Group.objects.get(name=group))
         names = ", ".join(f"“{name}”" for name in DEMO_USERS)
         self.stdout.write(
