@@ -38,6 +38,7 @@ from pydantic import (
 
 from infra.stored import expires, recording, shows
 
+from . import units
 from .freshness import is_stale, stale_before
 from .models import QUOTE_MAX, Support, citations_of, display_date, score_total
 from .verification import PageVerification, page_verification
@@ -291,6 +292,99 @@ class FAQ(Claim):
         return self.question
 
 
+type SpecKindValue = Literal["memory", "bandwidth", "sram", "compute", "power", "process", "scale"]
+type ScopeValue = Literal["chip", "system", "pod"]
+SCOPE_TEXT: Final = {"chip": "per chip", "system": "per system", "pod": "per pod"}
+
+
+def _plain_quantity(value: Any) -> Any:
+    """A working copy's Decimal as the source wrote it (144, 7.37): what a version keeps."""
+    return units.plain(value) if not isinstance(value, str) else value
+
+
+class Spec(Verified):
+    """One number of a chip, kept as the source gave it (quantity and unit), cited and verified."""
+
+    chip: str = Field(description="The chip's name, e.g. “Trainium3”.")
+    kind: SpecKindValue = Field(description="What it measures (see units.KINDS).")
+    quantity: str = Field(description="The number as the source gives it, e.g. “144”.")
+    unit: str = Field(description="The unit as the source gives it, e.g. “GiB”.")
+    scope: ScopeValue = Field(description="What it is counted for: per chip, per system or per pod.")
+    precision: str = Field("", description="For compute: the number format, e.g. “FP8”; else empty.")
+    sparse: bool = Field(False, description="For compute: counted with sparsity.")
+    vendor_stated: bool = Field(description="As stated by the vendor, not measured independently.")
+
+    plain_quantity = field_validator("quantity", mode="before")(_plain_quantity)
+
+    @property
+    def kind_label(self) -> str:
+        return units.KINDS[self.kind].label
+
+    @property
+    def measure(self) -> tuple[str, str, str, bool]:
+        """What two values must share to be compared: kind, scope, precision, sparsity."""
+        return (self.kind, self.scope, self.precision, self.sparse)
+
+    @property
+    def label(self) -> str:
+        """“Compute, FP8, sparse, per system”: the spec's row name wherever it is shown."""
+        parts = [self.kind_label, self.precision, "sparse" if self.sparse else ""]
+        label = ", ".join(part for part in parts if part)
+        return f"{label}, {SCOPE_TEXT[self.scope]}" if self.scope != "chip" else label
+
+    @property
+    def value(self) -> float:
+        """The value in its kind's unit (units.KINDS), for comparing, sorting and charts."""
+        return units.in_unit_of(self.kind, self.quantity, self.unit)
+
+    @property
+    def display_unit(self) -> str:
+        return units.KINDS[self.kind].unit
+
+    @property
+    def as_given(self) -> str:
+        return f"{self.quantity} {self.unit}"
+
+    @property
+    def converted(self) -> str:
+        """The value in the kind's unit when the source used another (“154.6 GB”), else empty."""
+        if self.unit == self.display_unit:
+            return ""
+        return f"{units.shown(self.value)} {self.display_unit}"
+
+    @property
+    def cited_as(self) -> str:
+        return f"{self.chip}: {self.label}"
+
+    @property
+    def anchor(self) -> str:
+        return f"notes-spec-{self.id}"
+
+
+class Chip(Part):
+    """A chip of the profile: its name, its address, and its numbers in the editors' order."""
+
+    name: str
+    slug: str = Field(description="The chip's address under /chips/.")
+    specs: list[Spec]
+
+    def get_absolute_url(self) -> str:
+        return reverse("vendors:chip_compare") + f"?chips={self.slug}"
+
+    def spec(self, kind: str, scope: str = "chip") -> Spec | None:
+        """Its first value of ``kind`` counted for ``scope`` (compute: the first precision given)."""
+        return next((row for row in self.specs if row.kind == kind and row.scope == scope), None)
+
+
+def chips_of(specs: Iterable[working.Spec]) -> list[dict[str, Any]]:
+    """A working copy's specs, in their order, grouped into chips by name."""
+    chips: dict[str, dict[str, Any]] = {}
+    for spec in specs:
+        chip = chips.setdefault(spec.chip_slug, {"name": spec.chip, "slug": spec.chip_slug, "specs": []})
+        chip["specs"].append(spec)
+    return list(chips.values())
+
+
 def _file_name(value: Any) -> Any:
     return (value.name or "") if isinstance(value, FieldFile) else value
 
@@ -474,12 +568,21 @@ class VendorDocument(PublishedDocument):
     events: list[Event]
     scores: list[Score] = Field(description="Every score as published, on any axis, in the axes' order.")
     faqs: list[FAQ]
+    chips: list[Chip] = Field(
+        default_factory=list,
+        description="The vendor's chips and their numbers; none in documents before them.",
+    )
 
     def claims(self) -> Iterable[Claim]:
         yield from self.facts
         yield from self.events
         yield from self.scores
         yield from self.faqs
+        yield from self.specs
+
+    @property
+    def specs(self) -> list[Spec]:
+        return [spec for chip in self.chips for spec in chip.specs]
 
     @property
     def facts_verified(self) -> PageVerification:
@@ -503,11 +606,12 @@ class VendorDocument(PublishedDocument):
     @classmethod
     def build(cls, vendor: working.Vendor) -> VendorDocument:
         """The document of a working copy whose rows are prefetched (vendors.publishing)."""
-        rows: list[working.Fact | working.Event | working.Score | working.FAQ] = [
+        rows: list[working.Fact | working.Event | working.Score | working.FAQ | working.Spec] = [
             *vendor.facts.all(),
             *vendor.events.all(),
             *vendor.scores.all(),
             *vendor.faqs.all(),
+            *vendor.specs.all(),
         ]
         return cls.model_validate(
             {
@@ -516,6 +620,7 @@ class VendorDocument(PublishedDocument):
                 "events": list(vendor.events.all()),
                 "scores": sorted(vendor.scores.all(), key=lambda s: (s.axis.position, s.axis.name)),
                 "faqs": list(vendor.faqs.all()),
+                "chips": chips_of(vendor.specs.all()),
                 "sources": cls.cited_by(rows),
             }
         )

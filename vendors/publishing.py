@@ -25,9 +25,12 @@ from .models import (
     Fact,
     Score,
     Source,
+    Spec,
     Vendor,
     VendorVersion,
+    VersionChip,
     VersionScore,
+    VersionSpec,
     citations_of,
     display_date,
 )
@@ -62,6 +65,7 @@ def _with_rows(queryset):
             ),
         ),
         Prefetch("faqs", queryset=FAQ.objects.prefetch_related(plain_sources, citations_of(FAQ))),
+        Prefetch("specs", queryset=Spec.objects.prefetch_related(plain_sources, citations_of(Spec))),
     )
 
 
@@ -132,15 +136,19 @@ class VendorPublication(Publication):
         return vendor_search_entries(VendorDocument.parse(document))
 
     def after_write(self, version):
+        document = document_of(version)
         VersionScore.objects.bulk_create(
             VersionScore(version=version, axis_id=score.axis.id, value=score.value)
-            for score in document_of(version).scores
+            for score in document.scores
         )
+        write_version_chips(version, document.chips)
 
     def content(self, document):
         content = copy.deepcopy(document)
         for kind in VERIFIED_KINDS:
             content[kind] = [_without_verification(row) for row in content[kind]]
+        for chip in content.get("chips", []):
+            chip["specs"] = [_without_verification(row) for row in chip["specs"]]
         content["sources"] = sources_content(content["sources"])
         return content
 
@@ -167,6 +175,27 @@ class VendorPublication(Publication):
                 verified_on=dt.date.fromisoformat(newer["verified_on"]),
                 verified_at=dt.datetime.fromisoformat(newer["verified_at"]) if newer["verified_at"] else None,
             )
+
+
+def write_version_chips(version, chips):
+    """What /chips/ sorts and filters a version's chips on: each chip, and each value in its
+    kind's unit (vendors/units.py)."""
+    made = VersionChip.objects.bulk_create(
+        VersionChip(version=version, slug=chip.slug, name=chip.name, position=position)
+        for position, chip in enumerate(chips)
+    )
+    VersionSpec.objects.bulk_create(
+        VersionSpec(
+            chip=row,
+            kind=spec.kind,
+            scope=spec.scope,
+            precision=spec.precision,
+            sparse=spec.sparse,
+            value=spec.value,
+        )
+        for row, chip in zip(made, chips, strict=True)
+        for spec in chip.specs
+    )
 
 
 def sources_content(sources: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:

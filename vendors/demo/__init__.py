@@ -27,6 +27,7 @@ from vendors.models import (
     Score,
     SiteSettings,
     Source,
+    Spec,
     Support,
     Vendor,
 )
@@ -36,6 +37,7 @@ DEMO_DIR = Path(__file__).resolve().parent
 REFERENCE = DEMO_DIR / "aws_trainium.json"
 REFERENCE_SOURCES = DEMO_DIR / "trainium_sources.json"
 VENDORS = DEMO_DIR / "vendors.json"
+CHIPS = DEMO_DIR / "chips.json"  # each chip's numbers, each with the words of the data that state it
 
 LANES = ["hyperscaler custom silicon", "merchant GPU", "inference specialist", "open hardware"]
 
@@ -84,6 +86,7 @@ class DemoLoader:
         self.reference = json.loads(REFERENCE.read_text())
         self.reference_sources = json.loads(REFERENCE_SOURCES.read_text())
         self.data = json.loads(VENDORS.read_text())
+        self.chips = json.loads(CHIPS.read_text())["chips"]
         self.compiled_on = dt.date.fromisoformat(self.data["compiled_on"])
         # A URL's title, where a fact gives one; events only give the URL.
         self.titles = {}
@@ -235,6 +238,7 @@ class DemoLoader:
                 vendor=vendor, question=faq["question"], answer=faq["answer"], position=position
             )
             self.cite(row, faq["cites"])
+        self.load_specs(vendor, verified_on=verified_on)
         publish_demo(vendor, at=_publish_time(verified_on))
 
     def load_vendor(self, data):
@@ -263,7 +267,38 @@ class DemoLoader:
                 vendor=vendor, date=date, precision=precision, text=entry["text"], position=position
             )
             event.sources.add(self.source(entry["source_url"]))
+        self.load_specs(vendor, verified_on=self.compiled_on)
         publish_demo(vendor, at=_publish_time(self.compiled_on))
+
+    def load_specs(self, vendor, *, verified_on):
+        """The vendor's chips of chips.json: each number cites the pages that state it, with
+        their words as the citation's quote."""
+        position = 0
+        for chip in (chip for chip in self.chips if chip["vendor"] == vendor.slug):
+            for given in chip["specs"]:
+                position += 1
+                spec = Spec.objects.create(
+                    vendor=vendor,
+                    chip=chip["name"],
+                    kind=given["kind"],
+                    quantity=given["quantity"],
+                    unit=given["unit"],
+                    scope=given["scope"],
+                    precision=given["precision"],
+                    sparse=given["sparse"],
+                    vendor_stated=given["vendor_stated"],
+                    verified_on=verified_on,
+                    position=position,
+                )
+                sources = {cited["url"]: self.source(cited["url"]) for cited in given["sources"]}
+                spec.sources.add(*sources.values())
+                set_evidence(
+                    row=spec,
+                    evidence={
+                        sources[cited["url"]].pk: EvidenceInput(quote=cited["quote"], support=Support.FULL)
+                        for cited in given["sources"]
+                    },
+                )
 
 
 QUOTE_JOIN = " … "

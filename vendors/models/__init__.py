@@ -10,6 +10,17 @@ works as it always has, and migrations name callables by this path
 (``vendors.models.logo_upload_to``, ``vendors.models.SortIndex``).
 """
 
+from .chips import (
+    Precision,
+    Scope,
+    Spec,
+    SpecCitation,
+    SpecKind,
+    VersionChip,
+    VersionSpec,
+    chip_slug,
+    chip_taken_by,
+)
 from .claims import (
     FAQ,
     QUOTE_MAX,
@@ -51,6 +62,15 @@ __all__ = [
     "Fact",
     "FactCitation",
     "Lane",
+    "Precision",
+    "Scope",
+    "Spec",
+    "SpecCitation",
+    "SpecKind",
+    "VersionChip",
+    "VersionSpec",
+    "chip_slug",
+    "chip_taken_by",
     "Score",
     "ScoreCitation",
     "SiteSettings",

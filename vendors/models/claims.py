@@ -333,7 +333,14 @@ class FAQCitation(Citation):
 
 # Revisions record a whole profile: the vendor and every row that follows it.
 reversion.register(
-    Vendor, follow=["facts_for_revision", "events_for_revision", "scores_for_revision", "faqs_for_revision"]
+    Vendor,
+    follow=[
+        "facts_for_revision",
+        "events_for_revision",
+        "scores_for_revision",
+        "faqs_for_revision",
+        "specs_for_revision",
+    ],
 )
 reversion.register(Fact, follow=["factcitation_set"])
 reversion.register(Event, follow=["eventcitation_set"])

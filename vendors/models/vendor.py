@@ -98,6 +98,12 @@ class Vendor(Editable):
 
         return with_citations(self.faqs.all(), FAQCitation)
 
+    @property
+    def specs_for_revision(self):
+        from .chips import SpecCitation
+
+        return with_citations(self.specs.all(), SpecCitation)
+
 
 def with_citations(rows, citation_model):
     """``rows`` with their citations and the sources they name: how a revision reads them."""

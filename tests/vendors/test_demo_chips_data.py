@@ -1,0 +1,198 @@
+"""vendors/demo/chips.json holds only numbers that the demo data states, each with its source.
+
+Checked against the repository's copies of the data (vendors/demo/vendors.json, trainium_sources.json
+and aws_trainium.json), so that it runs without /work/shared. Plain pytest: no Django, no database.
+"""
+
+import json
+import re
+from decimal import Decimal
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+DEMO = Path(__file__).resolve().parents[2] / "vendors" / "demo"
+CHIPS = json.loads((DEMO / "chips.json").read_text())
+VENDORS = json.loads((DEMO / "vendors.json").read_text())
+TRAINIUM_SOURCES = json.loads((DEMO / "trainium_sources.json").read_text())
+REFERENCE = json.loads((DEMO / "aws_trainium.json").read_text())
+
+KINDS = {"memory", "bandwidth", "sram", "compute", "power", "process", "scale"}
+UNITS = {"GB", "GiB", "MB", "TB/s", "GB/s", "PFLOPS", "TFLOPS", "W", "nm", "chips"}
+SCOPES = {"chip", "system", "pod"}
+UNITS_OF_KIND = {
+    "memory": {"GB", "GiB", "MB"},
+    "sram": {"GB", "GiB", "MB"},
+    "bandwidth": {"TB/s", "GB/s"},
+    "compute": {"PFLOPS", "TFLOPS"},
+    "power": {"W"},
+    "process": {"nm"},
+    "scale": {"chips"},
+}
+# How a source may spell each unit (a quote must spell its spec's unit one of these ways).
+UNIT_SPELLINGS = {
+    "GB": r"(?<![A-Za-z])GB(?![A-Za-z/])",
+    "GiB": r"(?<![A-Za-z])GiB(?![A-Za-z/])",
+    "MB": r"(?<![A-Za-z])MB(?![A-Za-z/])",
+    "TB/s": r"(?<![A-Za-z])(?:TB/s(?:ec)?|TBps)(?![A-Za-z])",
+    "GB/s": r"(?<![A-Za-z])(?:GB/s(?:ec)?|GBps)(?![A-Za-z])",
+    "PFLOPS": r"(?i)\b(?:PFLOPs?|petaflops?)\b",
+    "TFLOPS": r"(?i)\b(?:TFLOPs?|teraflops?)\b",
+    "W": r"\d\s*W\b",
+    "nm": r"(?<![A-Za-z])nm\b",
+    "chips": r"(?i)\b(?:chips?|GPUs?|LPUs?|RDUs?|accelerators?)\b",
+}
+QUOTE_MAX = 500
+SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+QUANTITY = re.compile(r"^\d+(?:\.\d+)?$")
+# A number standing on its own (not the "3" of "Trainium3" or the "8" of "FP8"); 9,216 is one number.
+NUMBER = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?")
+SPARSE = re.compile(r"(?i)\bspars(?:e|ity)\b")
+
+# The data's text for each URL: a fact's value (vendors.json) or a claim's quote (trainium_sources.json).
+FACT_TEXTS = {}  # url -> [(value, vendor_stated, vendor slug)]
+for vendor in VENDORS["vendors"]:
+    for fact in vendor["facts"]:
+        FACT_TEXTS.setdefault(fact["source_url"], []).append(
+            (fact["value"], fact["vendor_stated"], vendor["slug"])
+        )
+PAIR_TEXTS = {}  # url -> [quote]
+for pair in TRAINIUM_SOURCES["claims"]:
+    PAIR_TEXTS.setdefault(pair["source_url"], []).append(pair["quote"])
+
+
+def reference_urls(node):
+    """Any source URL the reference profile's JSON gives itself (it cites claims by text today)."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key in ("url", "source_url") and isinstance(value, str):
+                yield value
+            else:
+                yield from reference_urls(value)
+    elif isinstance(node, list):
+        for item in node:
+            yield from reference_urls(item)
+
+
+REFERENCE_URLS = set(reference_urls(REFERENCE))
+KNOWN_URLS = set(FACT_TEXTS) | set(PAIR_TEXTS) | REFERENCE_URLS
+VENDOR_ORDER = [TRAINIUM_SOURCES["vendor"]] + [vendor["slug"] for vendor in VENDORS["vendors"]]
+
+
+def aws_own(url):
+    """A source of AWS's own: amazon.com, AWS's Neuron documentation, AWS's Neuron repositories."""
+    host = urlsplit(url).hostname or ""
+    return (
+        host == "amazon.com"
+        or host.endswith(".amazon.com")
+        or host == "awsdocs-neuron.readthedocs-hosted.com"
+        or url.startswith("https://github.com/aws-neuron/")
+    )
+
+
+def numbers(text):
+    return {Decimal(whole.replace(",", "") + (fraction or "")) for whole, fraction in NUMBER.findall(text)}
+
+
+SPECS = [
+    pytest.param(
+        chip, spec, id=f"{chip['slug']}-{spec['kind']}-{spec['scope']}-{spec['precision'] or 'none'}"
+    )
+    for chip in CHIPS["chips"]
+    for spec in chip["specs"]
+]
+SOURCES = [
+    pytest.param(chip, spec, source, id=f"{chip['slug']}-{spec['kind']}-{spec['scope']}-{n}")
+    for chip in CHIPS["chips"]
+    for spec in chip["specs"]
+    for n, source in enumerate(spec["sources"])
+]
+
+
+def test_the_file_says_where_its_numbers_come_from():
+    assert set(CHIPS) == {"about", "chips"}
+    assert isinstance(CHIPS["about"], str) and CHIPS["about"].strip()
+    assert CHIPS["chips"]
+
+
+def test_chips_are_keyed_once_and_in_vendor_order():
+    slugs = [chip["slug"] for chip in CHIPS["chips"]]
+    assert len(slugs) == len(set(slugs)), "a slug repeats"
+    for chip in CHIPS["chips"]:
+        assert set(chip) == {"vendor", "name", "slug", "specs"}
+        assert SLUG.match(chip["slug"]), chip["slug"]
+        assert chip["name"].strip()
+        assert chip["vendor"] in VENDOR_ORDER, chip["vendor"]
+        assert chip["specs"], f"{chip['slug']} has no number"
+    positions = [VENDOR_ORDER.index(chip["vendor"]) for chip in CHIPS["chips"]]
+    assert positions == sorted(positions), "chips are not grouped in the data's vendor order"
+
+
+@pytest.mark.parametrize("chip", CHIPS["chips"], ids=lambda chip: chip["slug"])
+def test_one_entry_per_kind_scope_and_precision(chip):
+    keys = [(spec["kind"], spec["scope"], spec["precision"], spec["sparse"]) for spec in chip["specs"]]
+    assert len(keys) == len(set(keys)), keys
+
+
+@pytest.mark.parametrize(("chip", "spec"), SPECS)
+def test_spec_is_typed(chip, spec):
+    assert set(spec) == {
+        "kind",
+        "quantity",
+        "unit",
+        "scope",
+        "precision",
+        "sparse",
+        "vendor_stated",
+        "sources",
+    }
+    assert spec["kind"] in KINDS
+    assert spec["unit"] in UNITS
+    assert spec["unit"] in UNITS_OF_KIND[spec["kind"]], (spec["kind"], spec["unit"])
+    assert spec["scope"] in SCOPES
+    assert isinstance(spec["quantity"], str) and QUANTITY.match(spec["quantity"]), spec["quantity"]
+    assert isinstance(spec["sparse"], bool) and isinstance(spec["vendor_stated"], bool)
+    assert isinstance(spec["precision"], str)
+    if spec["kind"] == "compute":
+        assert spec["precision"].strip(), "a compute figure names its precision"
+    else:
+        assert spec["precision"] == "" and spec["sparse"] is False
+    assert spec["sources"], "a spec without a source"
+    urls = [source["url"] for source in spec["sources"]]
+    assert len(urls) == len(set(urls)), "a source is listed twice"
+
+
+@pytest.mark.parametrize(("chip", "spec", "source"), SOURCES)
+def test_source_is_in_the_data_and_states_the_number(chip, spec, source):
+    assert set(source) == {"url", "quote"}
+    url, quote = source["url"], source["quote"]
+    assert url in KNOWN_URLS, f"{url} is not a source of the demo data"
+    assert 0 < len(quote) <= QUOTE_MAX
+    texts = [text for text, _, _ in FACT_TEXTS.get(url, [])] + PAIR_TEXTS.get(url, [])
+    assert any(quote in text for text in texts), f"quote is not the data's text for {url}: {quote!r}"
+    assert Decimal(spec["quantity"]) in numbers(quote), f"{spec['quantity']} is not a number in {quote!r}"
+    assert re.search(UNIT_SPELLINGS[spec["unit"]], quote), f"{spec['unit']} is not in {quote!r}"
+    if spec["precision"]:
+        assert spec["precision"].lower() in quote.lower(), f"{spec['precision']} is not in {quote!r}"
+    if spec["kind"] == "compute":
+        assert bool(SPARSE.search(quote)) == spec["sparse"], "sparse must be what the source says"
+    # The quote is the vendor's facts, or for the reference profile AWS Trainium's sources.
+    if url in FACT_TEXTS:
+        vendors = {slug for text, _, slug in FACT_TEXTS[url] if quote in text}
+        assert chip["vendor"] in vendors, f"{url} is not a source of {chip['vendor']}"
+    else:
+        assert chip["vendor"] == TRAINIUM_SOURCES["vendor"]
+
+
+@pytest.mark.parametrize(("chip", "spec"), SPECS)
+def test_vendor_stated_follows_the_sources(chip, spec):
+    """True when a fact the number comes from is vendor-stated, or (trainium_sources.json) when a
+    source is AWS's own."""
+    stated = []
+    for source in spec["sources"]:
+        if source["url"] in FACT_TEXTS:
+            stated += [vs for text, vs, _ in FACT_TEXTS[source["url"]] if source["quote"] in text]
+        else:
+            stated.append(aws_own(source["url"]))
+    assert spec["vendor_stated"] == any(stated)

@@ -1,0 +1,181 @@
+"""A vendor's chips and their numbers: each spec a typed value (a quantity in a unit, counted
+per chip, per system or per pod), cited like a fact and verified by the same rule.
+
+A chip is the product generation the specs name (“Trainium3”): the specs of one vendor that
+give the same chip name make up that chip, in the order of their positions. Its address is
+the name's slug, which no other vendor's chip may take (``chip_taken_by``).
+"""
+
+import reversion
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.db.models import Q
+from django.utils.text import slugify
+
+from .. import units
+from .claims import Citation, Verifiable, VerifiableQuerySet, evidence_constraints
+from .sources import Source
+from .vendor import Vendor
+from .versions import VendorVersion
+
+SpecKind = models.TextChoices("SpecKind", {key: (key, kind.label) for key, kind in units.KINDS.items()})
+
+
+class Scope(models.TextChoices):
+    """What a value is counted for: a per-system figure is never compared with a per-chip one."""
+
+    CHIP = "chip", "Per chip"
+    SYSTEM = "system", "Per system"
+    POD = "pod", "Per pod"
+
+
+class Precision(models.TextChoices):
+    FP4 = "FP4", "FP4"
+    FP6 = "FP6", "FP6"
+    FP6_FP4 = "FP6/FP4", "FP6/FP4"
+    FP8 = "FP8", "FP8"
+    MXFP8 = "MXFP8", "MXFP8"
+    BLOCK_FP8 = "Block FP8", "Block FP8"
+    INT8 = "INT8", "INT8"
+    FP16 = "FP16", "FP16"
+    BF16 = "BF16", "BF16"
+    TF32 = "TF32", "TF32"
+    FP32 = "FP32", "FP32"
+    FP64 = "FP64", "FP64"
+
+
+def chip_slug(name: str) -> str:
+    return slugify(name)
+
+
+class Spec(Verifiable):
+    """One number of one chip: 144 GB of memory per Trainium3 chip, as its sources state."""
+
+    vendor = models.ForeignKey(Vendor, on_delete=models.CASCADE, related_name="specs")
+    chip = models.CharField(
+        max_length=80, help_text="The chip (product generation) it is a number of, e.g. “Trainium3”."
+    )
+    kind = models.CharField(max_length=12, choices=SpecKind.choices)
+    quantity = models.DecimalField(
+        max_digits=16, decimal_places=6, help_text="The number as the source gives it, e.g. 144 or 7.37."
+    )
+    unit = models.CharField(
+        max_length=8,
+        choices=[(unit, unit) for unit in units.UNITS],
+        help_text="The unit as the source gives it.",
+    )
+    scope = models.CharField(max_length=6, choices=Scope.choices, default=Scope.CHIP)
+    precision = models.CharField(
+        max_length=12,
+        choices=Precision.choices,
+        blank=True,
+        help_text="For compute: the number format it is counted in.",
+    )
+    sparse = models.BooleanField(default=False, help_text="For compute: counted with sparsity.")
+    vendor_stated = models.BooleanField(
+        default=False, help_text="Tick when the figure comes from the vendor itself."
+    )
+    position = models.PositiveIntegerField(default=0, help_text="Order within the page.")
+    sources = models.ManyToManyField(Source, through="SpecCitation", blank=True, related_name="specs")
+
+    objects = VerifiableQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["vendor", "position", "pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(kind="compute") | Q(precision="", sparse=False),
+                name="spec_precision_only_for_compute",
+                violation_error_message="Only a compute figure has a precision or sparsity.",
+            ),
+            models.CheckConstraint(
+                condition=Q(quantity__gt=0),
+                name="spec_quantity_positive",
+                violation_error_message="A spec's number is more than zero.",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.chip}: {self.get_kind_display()} {units.plain(self.quantity)} {self.unit}"
+
+    @property
+    def chip_slug(self) -> str:
+        return chip_slug(self.chip)
+
+    def clean(self):
+        errors = {}
+        if self.kind and self.unit:
+            try:
+                units.check(self.kind, self.unit)
+            except units.UnitError as error:
+                errors["unit"] = str(error)
+        if self.kind == SpecKind.compute and not self.precision:
+            errors["precision"] = "A compute figure says its precision (FP8, BF16, …)."
+        if self.kind != SpecKind.compute and (self.precision or self.sparse):
+            errors["precision"] = "Only a compute figure has a precision or sparsity."
+        if self.chip and not chip_slug(self.chip):
+            errors["chip"] = "A chip's name has letters or digits."
+        if errors:
+            raise ValidationError(errors)
+
+
+def chip_taken_by(name: str, vendor_id: int | None) -> str | None:
+    """The name of the other vendor whose chip has this name's address, or None."""
+    slug = chip_slug(name)
+    for other, vendor in (
+        Spec.objects.exclude(vendor_id=vendor_id).values_list("chip", "vendor__name").distinct()
+    ):
+        if chip_slug(other) == slug:
+            return vendor
+    return None
+
+
+class SpecCitation(Citation):
+    cited = models.ForeignKey(Spec, on_delete=models.CASCADE, db_column="spec_id")
+
+    class Meta(Citation.Meta):
+        verbose_name = "spec citation"
+        constraints = [
+            models.UniqueConstraint(fields=["cited", "source"], name="unique_spec_citation"),
+            *evidence_constraints("spec_citation"),
+        ]
+
+
+class VersionChip(models.Model):
+    """A chip of a published version, so /chips/ sorts, filters and pages in the database.
+    Written with the version (``VendorPublication.after_write``); the page draws each chip
+    from the version's document."""
+
+    version = models.ForeignKey(VendorVersion, on_delete=models.CASCADE, related_name="chips")
+    slug = models.SlugField(max_length=100)
+    name = models.CharField(max_length=80)
+    position = models.PositiveIntegerField()
+
+    class Meta:
+        ordering = ["version", "position"]
+        constraints = [models.UniqueConstraint(fields=["version", "slug"], name="version_chip_once")]
+        indexes = [models.Index(fields=["slug", "version"], name="version_chip_slug")]
+
+    def __str__(self):
+        return self.name
+
+
+class VersionSpec(models.Model):
+    """One value of a published chip, in its kind's unit (``units.in_unit_of``)."""
+
+    chip = models.ForeignKey(VersionChip, on_delete=models.CASCADE, related_name="values")
+    kind = models.CharField(max_length=12, choices=SpecKind.choices)
+    scope = models.CharField(max_length=6, choices=Scope.choices)
+    precision = models.CharField(max_length=12, blank=True)
+    sparse = models.BooleanField(default=False)
+    value = models.FloatField()
+
+    class Meta:
+        indexes = [models.Index(fields=["kind", "scope", "value"], name="version_spec_value")]
+
+    def __str__(self):
+        return f"{self.kind} {self.value}"
+
+
+reversion.register(Spec, follow=["speccitation_set"])
+reversion.register(SpecCitation)

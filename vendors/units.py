@@ -1,0 +1,133 @@
+"""Units, done once: what each kind of chip spec measures, the units it may be given in, and
+the one conversion every page, filter, chart and download uses.
+
+pint parses and converts, on a registry of its own: pint's default definitions count a byte
+as dimensionless (a number of bits), so "144 GB" would have the dimension of "8 chips". Here
+information, compute and a count of chips are dimensions of their own, and a value given in
+the wrong dimension for its spec, or in a unit nobody defined, is refused with a message.
+
+A value is kept as the source gave it (quantity and unit); ``in_unit_of`` converts it to the
+kind's unit for comparing, sorting and drawing (GiB to GB, TFLOPS to PFLOPS).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from functools import cache
+from typing import Final
+
+import pint
+
+DEFINITIONS: Final = """
+kilo- = 1e3 = k-
+mega- = 1e6 = M-
+giga- = 1e9 = G-
+tera- = 1e12 = T-
+peta- = 1e15 = P-
+exa- = 1e18 = E-
+nano- = 1e-9 = n-
+kibi- = 2**10 = Ki-
+mebi- = 2**20 = Mi-
+gibi- = 2**30 = Gi-
+tebi- = 2**40 = Ti-
+byte = [information] = B
+second = [time] = s
+FLOP = [compute]
+FLOPS = FLOP / second
+watt = [power] = W
+meter = [length] = m
+chip = [chips] = _ = chips
+"""
+
+# The units an editor may give, as they are written: what the form offers and accepts.
+UNITS: Final = ("GB", "GiB", "MB", "MiB", "TB", "TB/s", "GB/s", "PFLOPS", "TFLOPS", "W", "kW", "nm", "chips")
+
+
+@dataclass(frozen=True)
+class Kind:
+    """What one kind of spec measures: its name, its dimension, and the unit it is shown in."""
+
+    label: str
+    dimension: str  # capacity, bandwidth, compute, power, length or count
+    unit: str  # the unit values are compared and charted in
+    higher_is_better: bool = True
+
+    @property
+    def units(self) -> list[str]:
+        """The units of ``UNITS`` this kind may be given in."""
+        return [unit for unit in UNITS if _dimensionality(unit) == _dimensionality(self.unit)]
+
+
+KINDS: Final = {
+    "memory": Kind("Memory capacity", "capacity", "GB"),
+    "bandwidth": Kind("Memory bandwidth", "bandwidth", "TB/s"),
+    "sram": Kind("On-chip SRAM", "capacity", "MB"),
+    "compute": Kind("Compute", "compute", "PFLOPS"),
+    "power": Kind("Power", "power", "W", higher_is_better=False),
+    "process": Kind("Process", "length", "nm", higher_is_better=False),
+    "scale": Kind("Scale", "count", "chips"),
+}
+
+
+class UnitError(ValueError):
+    """A unit or a number that cannot be used, with the message an editor or reader is shown."""
+
+
+@cache
+def registry() -> pint.UnitRegistry:
+    units = pint.UnitRegistry(None, autoconvert_offset_to_baseunit=False, case_sensitive=True)
+    for line in DEFINITIONS.strip().splitlines():
+        units.define(line)
+    return units
+
+
+@cache
+def _dimensionality(unit: str) -> object:
+    return registry().Unit(unit).dimensionality
+
+
+def number(text: str | Decimal | int | float) -> Decimal:
+    """A decimal number from ``text`` ("144", "7.37"), or UnitError saying what is wrong."""
+    try:
+        value = Decimal(str(text).strip().replace(",", ""))
+    except InvalidOperation:
+        raise UnitError(f"“{text}” is not a number.") from None
+    if not value.is_finite():
+        raise UnitError(f"“{text}” is not a number.")
+    return value
+
+
+def check(kind: str, unit: str) -> None:
+    """Raise UnitError unless ``unit`` is a known unit of ``kind``'s dimension."""
+    spec = KINDS.get(kind)
+    if spec is None:
+        raise UnitError(f"“{kind}” is not a kind of spec.")
+    if unit not in UNITS:
+        raise UnitError(f"“{unit}” is not a unit the site knows. Use one of: {', '.join(UNITS)}.")
+    if unit not in spec.units:
+        raise UnitError(
+            f"{spec.label} is a {spec.dimension}: give it in {', '.join(spec.units)}, not {unit}."
+        )
+
+
+def in_unit_of(kind: str, quantity: Decimal | str, unit: str) -> float:
+    """``quantity`` ``unit`` in the unit ``kind`` is shown and compared in (192 GiB → 206.16 GB)."""
+    check(kind, unit)
+    value = registry().Quantity(float(number(quantity)), unit).to(KINDS[kind].unit)
+    return float(value.magnitude)
+
+
+def plain(quantity: Decimal) -> str:
+    """A quantity as the source wrote it, without trailing zeros: 144, 7.37, 0.5."""
+    text = format(quantity.normalize(), "f")
+    return text
+
+
+def shown(value: float) -> str:
+    """A converted value as a page prints it: three significant figures at most past the point."""
+    if value >= 100:
+        return f"{value:,.0f}"
+    if value >= 10:
+        return f"{value:,.1f}".rstrip("0").rstrip(".")
+    return f"{value:,.2f}".rstrip("0").rstrip(".")
