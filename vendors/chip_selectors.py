@@ -1,0 +1,107 @@
+"""Reading live chips: the published versions' chips, found, sorted and filtered on their
+index (VersionChip, VersionSpec), each drawn from its version's document.
+
+Every surface that shows chips (/chips/, the chip comparison, the API, the downloads) reads
+them through ``live_chips`` and ``LiveChip``, so none can show a draft or disagree on a value.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from django.db.models import F, OuterRef, QuerySet, Subquery
+
+from .documents import Chip, Source, Spec, Vendor, document_of
+from .models import VendorVersion, VersionChip, VersionSpec
+
+
+@dataclass(frozen=True)
+class LiveChip:
+    """A live chip as every surface reads it: the chip of the document, and whose it is."""
+
+    chip: Chip
+    vendor: Vendor
+    version: VendorVersion
+
+    @property
+    def slug(self) -> str:
+        return self.chip.slug
+
+    @property
+    def name(self) -> str:
+        return self.chip.name
+
+    @property
+    def specs(self) -> list[Spec]:
+        return self.chip.specs
+
+    def spec(self, kind: str, scope: str = "chip") -> Spec | None:
+        return self.chip.spec(kind, scope)
+
+    def sources_of(self, spec: Spec) -> list[Source]:
+        return spec.cited
+
+    @property
+    def profile_url(self) -> str:
+        return f"{self.vendor.get_absolute_url()}#chip-{self.slug}"
+
+
+def live_chips() -> QuerySet[VersionChip]:
+    """The chips of every live version, in vendor then editor order."""
+    return (
+        VersionChip.objects.filter(version__in=VendorVersion.objects.live().values("pk"))
+        .select_related("version")
+        .order_by("version__name", "position")
+    )
+
+
+def value_of(kind: str, scope: str = "chip") -> Subquery:
+    """A chip's highest value of ``kind`` counted for ``scope``: what /chips/ sorts by."""
+    return Subquery(
+        VersionSpec.objects.filter(chip=OuterRef("pk"), kind=kind, scope=scope)
+        .order_by("-value")
+        .values("value")[:1]
+    )
+
+
+def sorted_by(chips: QuerySet[VersionChip], kind: str, *, descending: bool) -> QuerySet[VersionChip]:
+    ordered = F("sort_value").desc(nulls_last=True) if descending else F("sort_value").asc(nulls_last=True)
+    return chips.annotate(sort_value=value_of(kind)).order_by(ordered, "name", "pk")
+
+
+def at_least(chips: QuerySet[VersionChip], kind: str, minimum: float) -> QuerySet[VersionChip]:
+    """Chips with a per-chip value of ``kind`` of ``minimum`` or more (in the kind's unit)."""
+    return chips.filter(
+        pk__in=VersionSpec.objects.filter(kind=kind, scope="chip", value__gte=minimum).values("chip_id")
+    )
+
+
+def with_precision(chips: QuerySet[VersionChip], precision: str) -> QuerySet[VersionChip]:
+    """Chips with a compute figure counted at ``precision``."""
+    return chips.filter(
+        pk__in=VersionSpec.objects.filter(kind="compute", precision=precision).values("chip_id")
+    )
+
+
+def drawn(rows: Iterable[VersionChip]) -> list[LiveChip]:
+    """Each indexed chip from its version's document (parsed once a version)."""
+    documents = {}
+    drawn = []
+    for row in rows:
+        document = documents.setdefault(row.version_id, document_of(row.version))
+        chip = next((chip for chip in document.chips if chip.slug == row.slug), None)
+        if chip is not None:
+            drawn.append(LiveChip(chip=chip, vendor=document.vendor, version=row.version))
+    return drawn
+
+
+def chips_by_slug(slugs: Sequence[str]) -> tuple[list[LiveChip], list[str]]:
+    """The live chips of ``slugs`` in the order asked, and the slugs that are no live chip."""
+    found = {chip.slug: chip for chip in drawn(live_chips().filter(slug__in=list(slugs)))}
+    return [found[slug] for slug in slugs if slug in found], [slug for slug in slugs if slug not in found]
+
+
+def live_chip(slug: str) -> LiveChip | None:
+    chips, _ = chips_by_slug([slug])
+    return chips[0] if chips else None
