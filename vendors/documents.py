@@ -213,6 +213,11 @@ class Claim(Part):
         return Evidence(source=source)
 
     @property
+    def citations(self) -> list[tuple[Source, Evidence]]:
+        """Each cited source with what it says for the row (a comparison lists them in full)."""
+        return [(source, self.evidence_from(source.pk)) for source in self._cited]
+
+    @property
     def notes(self) -> list[Note]:
         """Its footnotes, once a page has numbered them (vendors.selectors.Footnotes)."""
         return self._notes

@@ -22,6 +22,7 @@ URL_NAMES = (
     "vendors:citation",
     "vendors:lanes",
     "vendors:lane",
+    "vendors:chips",
 )
 CITATION_FORMATS = ("bib", "json")
 
@@ -44,6 +45,7 @@ def item_paths(version: VendorVersion) -> list[str]:
 
 def every_path() -> Iterator[str]:
     yield from (reverse("vendors:rankings"), reverse("vendors:list"), reverse("vendors:lanes"))
+    yield reverse("vendors:chips")
     for slug in Lane.objects.order_by("position", "name").values_list("slug", flat=True):
         yield reverse("vendors:lane", args=[slug])
     live = VendorVersion.objects.live().values_list("item_id", "slug")
@@ -85,9 +87,16 @@ def page_keys(before: VendorVersion | None, after: VendorVersion | None) -> set[
         keys |= {"entries", *(f"lane-{v.lane_id}" for v in (before, after) if v is not None)}
     if alternatives.reason_inputs(_document(before)) != alternatives.reason_inputs(_document(after)):
         keys.add(alternatives.page_key(version.item_id))  # other profiles' reasons for it
+    if _chips(before) != _chips(after):
+        keys.add("chips")  # /chips/ lists every live vendor's chips (vendors/chip_views.py)
     if after is None or after.content_changed:
         keys |= {"changes", *(f"lane-changes-{v.lane_id}" for v in (before, after) if v is not None)}
     return keys
+
+
+def _chips(version: VendorVersion | None) -> list[dict] | None:
+    document = _document(version)
+    return [chip.model_dump() for chip in document.chips] if document is not None else None
 
 
 def _document(version: VendorVersion | None) -> VendorDocument | None:

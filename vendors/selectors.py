@@ -222,6 +222,7 @@ class Profile:
     change_log: list[ChangeLogEntry] = field(default_factory=list)
     change_count: int = 0
     score_history: list[str] = field(default_factory=list)
+    chips: list[documents.Chip] = field(default_factory=list)  # each with its specs, cited
 
     @property
     def events_heading(self) -> str:
@@ -244,7 +245,9 @@ class Profile:
     @property
     def has_vendor_stated(self) -> bool:
         """Whether the page shows the vendor-stated mark, and so its legend."""
-        return any(fact.vendor_stated for row in self.rows for fact in row.facts)
+        return any(fact.vendor_stated for row in self.rows for fact in row.facts) or any(
+            spec.vendor_stated for chip in self.chips for spec in chip.specs
+        )
 
 
 def build_profile(
@@ -267,6 +270,8 @@ def build_profile(
             rows[-1].facts.append(fact)
         else:
             rows.append(AtAGlanceRow(attribute=fact.attribute, facts=[fact]))
+    for spec in page.specs:  # the chips' tables follow the facts on the page
+        notes.cite(spec)
     events = [notes.cite(event) for event in page.events]
     axes = active_axes()
     score_rows = [
@@ -289,6 +294,7 @@ def build_profile(
         other_lanes=[],
         stale_count=page.stale_facts,
         freshness_days=settings.FRESHNESS_DAYS,
+        chips=page.chips,
     )
     _add_alternatives(profile, vendor_id=vendor_id, lane_id=page.vendor.lane.pk, live_lane_id=live_lane_id)
     _add_reasons(profile, page=page, axes=axes)

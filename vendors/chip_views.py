@@ -1,0 +1,251 @@
+"""Readers' chip pages: /chips/, every live chip in a table that sorts by any spec and
+filters by ranges, and the any-N chip comparison with its bar charts."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django import forms
+from django.core.paginator import Paginator
+from django.db.models import Count
+from django.shortcuts import render
+from django.views.generic import TemplateView
+
+from infra.stored import shows
+
+from . import chip_selectors, units
+from .chip_selectors import LiveChip
+from .documents import SCOPE_TEXT, Spec
+from .models import Precision, VersionSpec
+
+CHIPS_PER_PAGE = 50
+COMPARE_AT_MOST = 8  # chips side by side; more are left out, saying so
+COLUMNS = ("memory", "bandwidth", "sram", "compute", "power", "process")  # per chip, on /chips/
+PAGE_KEY = "chips"  # what /chips/ shows: every live vendor's chips (vendors.pages.page_keys)
+
+
+def _sort_choices() -> list[tuple[str, str]]:
+    choices = []  # the first is the default: memory capacity, highest first
+    for kind in COLUMNS:
+        spec = units.KINDS[kind]
+        high, low = f"-{kind}", kind
+        first = [(high, f"{spec.label}, highest first"), (low, f"{spec.label}, lowest first")]
+        choices += first if spec.higher_is_better else first[::-1]
+    return [*choices, ("name", "Name, A to Z"), ("-name", "Name, Z to A")]
+
+
+SORTS = _sort_choices()
+RANGES = {"min_memory": "memory", "min_bandwidth": "bandwidth"}  # filter: its kind
+
+
+class ChipListForm(forms.Form):
+    """What a reader may ask of /chips/. A value it cannot use is ignored, and said so."""
+
+    min_memory = forms.DecimalField(
+        label=f"Memory of at least ({units.KINDS['memory'].unit})",
+        required=False,
+        min_value=0,
+        max_digits=12,
+        decimal_places=3,
+        widget=forms.NumberInput(attrs={"step": "any", "inputmode": "decimal"}),
+    )
+    min_bandwidth = forms.DecimalField(
+        label=f"Memory bandwidth of at least ({units.KINDS['bandwidth'].unit})",
+        required=False,
+        min_value=0,
+        max_digits=12,
+        decimal_places=3,
+        widget=forms.NumberInput(attrs={"step": "any", "inputmode": "decimal"}),
+    )
+    precision = forms.ChoiceField(label="Compute at precision", required=False)
+    sort = forms.ChoiceField(label="Sort by", required=False, choices=SORTS)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["precision"].choices = [("", "Any precision"), *Precision.choices]
+
+    def count_precisions(self, counts: dict[str, int]) -> None:
+        """Label each precision with how many chips, given the other filters, have it."""
+        self.fields["precision"].choices = [
+            ("", "Any precision"),
+            *((value, f"{label} ({counts.get(value, 0)})") for value, label in Precision.choices),
+        ]
+
+    def ignored(self, data) -> list[str]:
+        notes = []
+        for name in self.errors:
+            value = str(data.get(name, ""))
+            shown = value if len(value) <= 40 else value[:40] + "…"
+            reason = (
+                "is not one of the choices"
+                if name in ("precision", "sort")
+                else "is not a number of 0 or more"
+            )
+            notes.append(f"{self.fields[name].label}: “{shown}” {reason}, so it was ignored.")
+        known = set(self.fields) | {"page"}
+        notes += [f"Unknown filter “{name[:40]}” was ignored." for name in sorted(set(data) - known)]
+        return notes
+
+    def value(self, name: str):
+        return self.cleaned_data.get(name) if name not in self.errors else None
+
+
+@dataclass
+class ChipRow:
+    """A chip as a row of /chips/: its per-chip value in each column, or None (“not stated”)."""
+
+    chip: LiveChip
+    cells: list[Spec | None] = field(default_factory=list)
+
+
+def best(chip: LiveChip, kind: str) -> Spec | None:
+    """The chip's highest per-chip value of ``kind`` (what the table shows and sorts by)."""
+    values = [spec for spec in chip.specs if spec.kind == kind and spec.scope == "chip"]
+    return max(values, key=lambda spec: spec.value, default=None)
+
+
+class ChipListView(TemplateView):
+    template_name = "vendors/chip_list.html"
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        shows(PAGE_KEY)
+        form = ChipListForm(self.request.GET)
+        form.is_valid()
+        chips = chip_selectors.live_chips()
+        for name, kind in RANGES.items():
+            if (minimum := form.value(name)) is not None:
+                chips = chip_selectors.at_least(chips, kind, float(minimum))
+        unfiltered_precision = chips
+        if precision := form.value("precision"):
+            chips = chip_selectors.with_precision(chips, precision)
+        sort = form.value("sort") or SORTS[0][0]
+        if sort.lstrip("-") == "name":
+            chips = chips.order_by(("-" if sort.startswith("-") else "") + "name", "pk")
+        else:
+            chips = chip_selectors.sorted_by(chips, sort.lstrip("-"), descending=sort.startswith("-"))
+        form.count_precisions(precision_counts(unfiltered_precision))
+        page = Paginator(chips, CHIPS_PER_PAGE).get_page(self.request.GET.get("page"))
+        rows = [
+            ChipRow(chip=chip, cells=[best(chip, kind) for kind in COLUMNS])
+            for chip in chip_selectors.drawn(page.object_list)
+        ]
+        context.update(
+            form=form,
+            ignored=form.ignored(self.request.GET),
+            page_obj=page,
+            rows=rows,
+            columns=[(kind, units.KINDS[kind]) for kind in COLUMNS],
+            sort=sort,
+            has_vendor_stated=any(cell and cell.vendor_stated for row in rows for cell in row.cells),
+        )
+        return context
+
+
+def precision_counts(chips) -> dict[str, int]:
+    """{precision: how many of ``chips`` have a compute figure at it}, in one query."""
+    rows = (
+        VersionSpec.objects.filter(kind="compute", chip__in=chips.order_by().values("pk"))
+        .values("precision")
+        .annotate(chips=Count("chip", distinct=True))
+        .order_by()
+    )
+    return {row["precision"]: row["chips"] for row in rows}
+
+
+@dataclass
+class Bar:
+    chip: LiveChip
+    spec: Spec
+    width: int  # of BAR_WIDTH, the longest bar's
+
+
+BAR_WIDTH = 300
+
+
+@dataclass
+class MeasureRow:
+    """One thing measured the same way on every chip (kind, scope, precision, sparsity): the
+    cells side by side and, when two or more chips state it, a bar each."""
+
+    measure: tuple[str, str, str, bool]
+    label: str
+    unit: str
+    cells: list[Spec | None]
+    bars: list[Bar]
+
+    @property
+    def anchor(self) -> str:
+        kind, scope, precision, sparse = self.measure
+        return "-".join(
+            part
+            for part in (
+                kind,
+                scope,
+                precision.replace("/", "-").replace(" ", "-").lower(),
+                "sparse" if sparse else "",
+            )
+            if part
+        )
+
+
+def measure_rows(chips: list[LiveChip]) -> list[MeasureRow]:
+    """Every measure any of ``chips`` states, kinds in their order, per chip before per system
+    before per pod: a per-system figure is only ever beside per-system figures."""
+    kinds, scopes = list(units.KINDS), list(SCOPE_TEXT)
+    measures: dict[tuple[str, str, str, bool], str] = {}
+    for chip in chips:
+        for spec in chip.specs:
+            measures.setdefault(spec.measure, spec.label)
+    ordered = sorted(measures, key=lambda m: (kinds.index(m[0]), scopes.index(m[1]), m[2], m[3]))
+    rows = []
+    for measure in ordered:
+        cells = [next((s for s in chip.specs if s.measure == measure), None) for chip in chips]
+        stated = [(chip, spec) for chip, spec in zip(chips, cells, strict=True) if spec is not None]
+        top = max((spec.value for _, spec in stated), default=0)
+        bars = (
+            [
+                Bar(chip=chip, spec=spec, width=max(1, round(BAR_WIDTH * spec.value / top)))
+                for chip, spec in stated
+            ]
+            if len(stated) >= 2 and top > 0
+            else []
+        )
+        rows.append(
+            MeasureRow(
+                measure=measure,
+                label=measures[measure],
+                unit=units.KINDS[measure[0]].unit,
+                cells=cells,
+                bars=bars,
+            )
+        )
+    return rows
+
+
+def asked_slugs(request) -> list[str]:
+    """The chips asked for: ``?chips=a&chips=b`` (the table's boxes) or ``?chips=a,b``."""
+    slugs = []
+    for value in request.GET.getlist("chips"):
+        slugs += [slug.strip().lower() for slug in value.split(",") if slug.strip()]
+    return list(dict.fromkeys(slug[:100] for slug in slugs))
+
+
+def chip_compare(request):
+    """Any number of live chips side by side. An address naming a chip that is not live is a
+    404 that still offers the others; none at all asks the reader to pick some."""
+    slugs = asked_slugs(request)
+    left_out = slugs[COMPARE_AT_MOST:]
+    chips, missing = chip_selectors.chips_by_slug(slugs[:COMPARE_AT_MOST])
+    context = {
+        "chips": chips,
+        "missing": missing,
+        "left_out": left_out,
+        "rows": measure_rows(chips),
+        "bar_width": BAR_WIDTH,
+        "at_most": COMPARE_AT_MOST,
+        "others_query": "&".join(f"chips={chip.slug}" for chip in chips),
+    }
+    context["has_vendor_stated"] = any(spec.vendor_stated for chip in chips for spec in chip.specs)
+    status = 404 if missing else 200
+    return render(request, "vendors/chip_compare.html", context, status=status)
