@@ -7,7 +7,6 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from editorial import services
 from tests.factories import make_source, make_spec, make_vendor, publish
 from vendors.models import Spec
 
