@@ -23,11 +23,14 @@ def grow(to_size):
         Lane,
         Score,
         Source,
+        Spec,
+        SpecCitation,
         Vendor,
         VendorVersion,
         VersionScore,
     )
-    from vendors.publishing import vendor_documents
+    from vendors.documents import document_of
+    from vendors.publishing import vendor_documents, write_version_chips
 
     have = VendorVersion.objects.live().count()
     lanes, axes = list(Lane.objects.all()), list(Axis.objects.filter(is_active=True))
@@ -80,6 +83,21 @@ def grow(to_size):
                 for v in vendors
                 for q in (1, 2, 3)
             )
+            # One chip a vendor (so 10, 1,000 and 10,000 chips), dressed like the demo's: memory,
+            # bandwidth and compute per chip, and a per-system scale, each citing the datasheet.
+            specs = Spec.objects.bulk_create(
+                Spec(vendor=v, chip=f"Synthetic X{v.pk}", verified_on=now.date(), position=i, **given)
+                for v in vendors
+                for i, given in enumerate(
+                    (
+                        {"kind": "memory", "quantity": 16 + v.pk % 300, "unit": "GB"},
+                        {"kind": "bandwidth", "quantity": 1 + v.pk % 9, "unit": "TB/s"},
+                        {"kind": "compute", "quantity": 1 + v.pk % 20, "unit": "PFLOPS", "precision": "FP8"},
+                        {"kind": "scale", "quantity": 8 * (1 + v.pk % 16), "unit": "chips", "scope": "system"},
+                    )
+                )
+            )
+            SpecCitation.objects.bulk_create(SpecCitation(cited=s, source=source_of[s.vendor_id]) for s in specs)
             documents = vendor_documents(Vendor.objects.filter(pk__in=[v.pk for v in vendors]))
             versions = VendorVersion.objects.bulk_create(
                 VendorVersion(
@@ -106,6 +124,8 @@ def grow(to_size):
                 for version in versions
                 for score in version.document["scores"]
             )
+            for version in versions:  # what /chips/ sorts and filters on, as a publish writes it
+                write_version_chips(version, document_of(version).chips)
     # Site search indexes versions as the workflow writes them; these were written in bulk.
     from discovery.search import index_all
 
@@ -141,6 +161,9 @@ def pages(size):
         "comparisons": "/compare/",
         "search": "/search/?q=HBM3e",
         "search, misspelt": "/search/?q=trainum",
+        "chips": "/chips/",
+        "chips, filtered and sorted": "/chips/?min_memory=128&precision=FP8&sort=-bandwidth",
+        "chip comparison": "/chips/compare/?chips=trainium3,tpu7x,mi355x",
     }
 
 

@@ -218,3 +218,31 @@ def test_with_the_demo_the_chips_table_and_a_comparison_show_the_datas_own_numbe
     for row in (memory, bandwidth):  # every value cites at least one source, with its words
         cells = row.split("<td>")[1:]
         assert all('<ul class="spec-sources"><li><a href="http' in cell and "<q>" in cell for cell in cells)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_published_spec_change_reaches_the_stored_chips_page_and_a_fact_change_leaves_it(
+    stored_pages, visitor
+):
+    from editorial import services
+    from infra.stored import render_expired
+    from tests.factories import make_fact
+    from vendors.models import Fact, Vendor
+
+    vendor = make_vendor(name="AWS Trainium", published=False)
+    make_spec(vendor=vendor, chip="Trainium3", kind="memory", quantity="144", unit="GiB")
+    make_fact(vendor=vendor, value="Trainium3 is the current chip.")
+    publish(vendor)
+    render_expired.call()
+    first = visitor.get("/chips/")
+    assert first["X-Stored-Page"] == "hit" and "144 GiB" in first.content.decode()
+
+    Fact.objects.filter(vendor=vendor).update(value="Trainium3 is the chip now.")
+    services.publish(obj=Vendor.objects.get(pk=vendor.pk), user=None, note="A fact reworded.")
+    assert visitor.get("/chips/")["ETag"] == first["ETag"]  # nothing /chips/ shows changed
+
+    Spec.objects.filter(vendor=vendor).update(quantity="150")
+    services.publish(obj=Vendor.objects.get(pk=vendor.pk), user=None, note="Memory corrected.")
+    after = visitor.get("/chips/")
+    assert after["X-Stored-Page"] == "hit" and after["ETag"] != first["ETag"]
+    assert "150 GiB" in after.content.decode() and "144 GiB" not in after.content.decode()
