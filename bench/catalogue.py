@@ -13,6 +13,7 @@ def grow(to_size):
     from django.utils import timezone
 
     from editorial.registry import publication_for
+    from vendors.documents import document_of
     from vendors.models import (
         FAQ,
         Attribute,
@@ -29,7 +30,6 @@ def grow(to_size):
         VendorVersion,
         VersionScore,
     )
-    from vendors.documents import document_of
     from vendors.publishing import vendor_documents, write_version_chips
 
     have = VendorVersion.objects.live().count()
@@ -93,11 +93,18 @@ def grow(to_size):
                         {"kind": "memory", "quantity": 16 + v.pk % 300, "unit": "GB"},
                         {"kind": "bandwidth", "quantity": 1 + v.pk % 9, "unit": "TB/s"},
                         {"kind": "compute", "quantity": 1 + v.pk % 20, "unit": "PFLOPS", "precision": "FP8"},
-                        {"kind": "scale", "quantity": 8 * (1 + v.pk % 16), "unit": "chips", "scope": "system"},
+                        {
+                            "kind": "scale",
+                            "quantity": 8 * (1 + v.pk % 16),
+                            "unit": "chips",
+                            "scope": "system",
+                        },
                     )
                 )
             )
-            SpecCitation.objects.bulk_create(SpecCitation(cited=s, source=source_of[s.vendor_id]) for s in specs)
+            SpecCitation.objects.bulk_create(
+                SpecCitation(cited=s, source=source_of[s.vendor_id]) for s in specs
+            )
             documents = vendor_documents(Vendor.objects.filter(pk__in=[v.pk for v in vendors]))
             versions = VendorVersion.objects.bulk_create(
                 VendorVersion(

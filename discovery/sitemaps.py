@@ -69,7 +69,14 @@ class ListSitemap(Sitemap):
 
     changefreq = "daily"
     priority = 1.0
-    names = ["vendors:rankings", "vendors:list", "vendors:lanes", "vendors:chips", "comparisons:list", "opendata:index"]
+    names = [
+        "vendors:rankings",
+        "vendors:list",
+        "vendors:lanes",
+        "vendors:chips",
+        "comparisons:list",
+        "opendata:index",
+    ]
 
     def items(self):
         return self.names

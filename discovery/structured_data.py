@@ -175,3 +175,36 @@ def rankings(request, page):
         },
         breadcrumbs(request, [("Rankings", reverse("vendors:rankings"))]),
     ]
+
+
+def chips(request, chips):
+    """A table of chips as an ItemList of Products, each number a PropertyValue with its unit,
+    as the source gave it: ``chips`` are vendors.chip_selectors.LiveChip, in the page's order."""
+    if not chips:
+        return None
+    return {
+        "@context": "https://schema.org",
+        "@type": "ItemList",
+        "itemListElement": [
+            {
+                "@type": "ListItem",
+                "position": n,
+                "item": {
+                    "@type": "Product",
+                    "name": chip.name,
+                    "brand": {"@type": "Brand", "name": chip.vendor.name},
+                    "url": request.build_absolute_uri(chip.profile_url),
+                    "additionalProperty": [
+                        {
+                            "@type": "PropertyValue",
+                            "name": spec.label,
+                            "value": float(spec.quantity),
+                            "unitText": spec.unit,
+                        }
+                        for spec in chip.specs
+                    ],
+                },
+            }
+            for n, chip in enumerate(chips, start=1)
+        ],
+    }

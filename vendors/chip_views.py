@@ -135,6 +135,7 @@ class ChipListView(TemplateView):
             ignored=form.ignored(self.request.GET),
             page_obj=page,
             rows=rows,
+            chip_list=[row.chip for row in rows],
             columns=[(kind, units.KINDS[kind]) for kind in COLUMNS],
             sort=sort,
             has_vendor_stated=any(cell and cell.vendor_stated for row in rows for cell in row.cells),

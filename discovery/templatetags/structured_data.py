@@ -45,6 +45,12 @@ def rankings_json_ld(context, page):
 
 
 @register.simple_tag(takes_context=True)
+def chips_json_ld(context, chips):
+    """A table of chips' JSON-LD (Products with their numbers): ``{% chips_json_ld chips %}``."""
+    return json_ld(structured_data.chips(context["request"], chips))
+
+
+@register.simple_tag(takes_context=True)
 def breadcrumbs_ld(context, *names_and_paths):
     """A list page's BreadcrumbList: ``{% breadcrumbs_ld "Rankings" url1 "Lanes" url2 %}``."""
     trail = list(zip(names_and_paths[::2], names_and_paths[1::2], strict=True))

@@ -246,3 +246,23 @@ def test_a_published_spec_change_reaches_the_stored_chips_page_and_a_fact_change
     after = visitor.get("/chips/")
     assert after["X-Stored-Page"] == "hit" and after["ETag"] != first["ETag"]
     assert "150 GiB" in after.content.decode() and "144 GiB" not in after.content.decode()
+
+
+def test_the_chips_table_describes_each_chip_as_a_product_with_its_numbers_in_json_ld(client, chips):
+    import json
+
+    page = client.get("/chips/").content.decode()
+    data = json.loads(
+        re.search(
+            r'<script type="application/ld\+json">(\{"@context[^<]*ItemList[^<]*)</script>', page
+        ).group(1)
+    )
+    products = {entry["item"]["name"]: entry["item"] for entry in data["itemListElement"]}
+    trainium = products["Trainium3"]
+    assert trainium["brand"]["name"] == "AWS Trainium"
+    assert {
+        "@type": "PropertyValue",
+        "name": "Memory capacity",
+        "value": 144.0,
+        "unitText": "GiB",
+    } in trainium["additionalProperty"]
