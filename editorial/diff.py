@@ -120,6 +120,10 @@ def _show(value):
     return str(value)
 
 
+def _plain_decimal(field, value):
+    return format(field.to_python(value).normalize(), "f") if value not in (None, "") else value
+
+
 def _field_change(name, old, new, *, lead=False):
     if isinstance(old, str) and isinstance(new, str) and max(len(old), len(new)) > SHORT:
         return f"{name} changed"
@@ -146,6 +150,8 @@ def _describe_row_change(model, kind, old, new, names, skip=SKIP):
             continue
         if field.is_relation:
             before, after = names.of(field.related_model, before), names.of(field.related_model, after)
+        elif isinstance(field, models.DecimalField):  # as typed: 144, not 144.000000
+            before, after = (_plain_decimal(field, value) for value in (before, after))
         label = field.verbose_name
         if field.name == kind.main:
             parts.insert(0, _field_change(label, before, after, lead=True))

@@ -26,6 +26,7 @@ from .models import (
     Score,
     Source,
     Spec,
+    SpecKind,
     Vendor,
     VendorVersion,
     VersionChip,
@@ -85,6 +86,9 @@ class VendorPublication(Publication):
         "vendors.event": Kind("Event", "date", name=lambda row: display_date(row["date"], row["precision"])),
         "vendors.score": Kind("Score", "ref:axis", "value"),
         "vendors.faq": Kind("FAQ", "question"),
+        "vendors.spec": Kind(
+            "Spec", "chip", "quantity", name=lambda row: f"{row['chip']}, {SpecKind(row['kind']).label}"
+        ),
     }
 
     def document(self, obj):
@@ -96,7 +100,13 @@ class VendorPublication(Publication):
         def count(n, noun):
             return f"{n} {noun}{'' if n == 1 else 's'}"
 
-        kinds = [(page.facts, "fact"), (page.events, "event"), (page.scores, "score"), (page.faqs, "FAQ")]
+        kinds = [
+            (page.facts, "fact"),
+            (page.events, "event"),
+            (page.scores, "score"),
+            (page.faqs, "FAQ"),
+            *([(page.specs, "chip spec")] if page.specs else []),
+        ]
         lines = [
             f"{', '.join(count(len(rows), noun) for rows, noun in kinds)}, "
             f"citing {count(len(page.sources), 'source')}."
