@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from comparisons.models import Assessment, Comparison, ComparisonVendor, Criterion
 from editorial import services
-from vendors.models import FAQ, Attribute, Axis, Event, Fact, Lane, Score, Source, Vendor
+from vendors.models import FAQ, Attribute, Axis, Event, Fact, Lane, Score, Source, Spec, Vendor
 
 _seq = itertools.count(1)
 
@@ -86,6 +86,16 @@ def make_fact(*, vendor, attribute=None, sources=(), **fields):
     fact = Fact.objects.create(vendor=vendor, attribute=attribute or make_attribute(), **fields)
     fact.sources.set(sources)
     return fact
+
+
+def make_spec(*, vendor, chip, kind, quantity, unit, scope="chip", sources=(), **extra):
+    """One value of ``chip`` (a name, e.g. “Trainium3”): ``quantity`` ``unit`` of ``kind``."""
+    extra.setdefault("verified_on", dt.date(2026, 11, 1))
+    spec = Spec.objects.create(
+        vendor=vendor, chip=chip, kind=kind, quantity=quantity, unit=unit, scope=scope, **extra
+    )
+    spec.sources.set(sources)
+    return spec
 
 
 def make_event(*, vendor, sources=(), **fields):
