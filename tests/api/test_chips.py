@@ -76,7 +76,12 @@ def test_a_chips_own_answer_is_the_one_the_list_gives(client, trainium):
 
 def test_a_value_past_the_freshness_window_is_stale(client, trainium):
     make_spec(
-        vendor=trainium, chip="Trainium3", kind="power", quantity="1", unit="kW", verified_on=dt.date(2020, 1, 1)
+        vendor=trainium,
+        chip="Trainium3",
+        kind="power",
+        quantity="1",
+        unit="kW",
+        verified_on=dt.date(2020, 1, 1),
     )
     publish(trainium)
     specs = client.get("/api/v1/chips/trainium3/").json()["specs"]
@@ -130,7 +135,10 @@ def test_chip_pages_link_on_and_a_page_past_the_end_is_a_404(client, trainium):
     assert first["next"] == "http://testserver/api/v1/chips/?per_page=1&page=2"
     second = client.get(first["next"]).json()
     assert len(second["results"]) == 1 and second["next"] is None
-    assert {*chip_slugs(client.get("/api/v1/chips/?per_page=1")), *(c["slug"] for c in second["results"])} == {
+    assert {
+        *chip_slugs(client.get("/api/v1/chips/?per_page=1")),
+        *(c["slug"] for c in second["results"]),
+    } == {
         "trainium3",
         "tpu7x",
     }
