@@ -9,7 +9,8 @@ from django.urls import reverse
 
 from comparisons.models import ComparisonVersion
 from infra import stored
-from vendors.models import VendorVersion
+from vendors.chip_selectors import live_chips
+from vendors.models import VendorVersion, VersionChip
 
 URL_NAMES = (
     "api:vendor",
@@ -18,6 +19,7 @@ URL_NAMES = (
     "api:axes",
     "api:comparisons",
     "api:comparison",
+    "api:chip",
     "api:openapi-json",
     "api:openapi-view",
 )
@@ -25,6 +27,12 @@ URL_NAMES = (
 
 def vendor_paths(version: VendorVersion) -> list[str]:
     return [reverse("api:vendor", args=[version.slug]), reverse("api:vendor-versions", args=[version.slug])]
+
+
+def chip_paths(version: VendorVersion) -> list[str]:
+    """The chips of a newly live version: rendered at its publish, not when first asked for."""
+    slugs = VersionChip.objects.filter(version=version).order_by("position").values_list("slug", flat=True)
+    return [reverse("api:chip", args=[slug]) for slug in slugs]
 
 
 def comparison_paths(version: ComparisonVersion) -> list[str]:
@@ -36,6 +44,8 @@ def every_path() -> Iterator[str]:
     yield from (reverse("api:lanes"), reverse("api:axes"), reverse("api:comparisons"))
     for version in VendorVersion.objects.live().only("slug").order_by("slug"):
         yield from vendor_paths(version)
+    for slug in live_chips().order_by("slug").values_list("slug", flat=True):
+        yield reverse("api:chip", args=[slug])
     for comparison in ComparisonVersion.objects.live().only("slug").order_by("slug"):
         yield from comparison_paths(comparison)
 
@@ -44,4 +54,5 @@ def register() -> None:
     stored.store_url_names(*URL_NAMES)
     stored.register_paths(every_path)
     stored.register_item_paths("vendor", vendor_paths)
+    stored.register_item_paths("vendor", chip_paths)
     stored.register_item_paths("comparison", comparison_paths)

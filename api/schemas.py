@@ -7,12 +7,14 @@ to a document is in the API and in OpenAPI with no change here.
 """
 
 import datetime as dt
+from typing import Self
 
 from ninja import Field, Schema
+from pydantic import computed_field
 
 from comparisons.documents import Assessment, ComparisonDocument
 from vendors import documents
-from vendors.documents import Fact, Score, VendorDocument
+from vendors.documents import Fact, Score, SupportValue, VendorDocument
 
 
 class Error(Schema):
@@ -169,3 +171,90 @@ class ComparisonDetail(ComparisonDocument):
     table: list[TableRow] = Field(description="Its criteria, one cell per live vendor.")
     version: VersionRef
     url: str
+
+
+class CitedSource(documents.Source):
+    """A source a chip's value cites, with what it says for that value."""
+
+    id: int = Field(description="The source's id.")
+    quote: str = Field(description="The source's own words for the value; empty when none.")
+    support: SupportValue = Field(
+        description="Whether the source supports the value fully, only partly, or contradicts it."
+    )
+
+
+class ChipSpec(documents.Spec):
+    """One value of a chip: its document's spec, the value in its kind's unit, and its sources."""
+
+    sources: list[CitedSource] = Field(  # type: ignore[assignment]  # the document's ids, drawn out
+        description="The sources it cites, each with its quote and support."
+    )
+
+    @computed_field(  # type: ignore[prop-decorator]
+        description="What it is, as pages name it: “Compute, FP8, sparse, per system”."
+    )
+    @property
+    def label(self) -> str:
+        return documents.Spec.label.fget(self)  # type: ignore[attr-defined]
+
+    @computed_field(  # type: ignore[prop-decorator]
+        description="The value in its kind's unit (`value_unit`), for comparing: 144 GiB is 154.6… GB."
+    )
+    @property
+    def value(self) -> float:
+        return documents.Spec.value.fget(self)  # type: ignore[attr-defined]
+
+    @computed_field(  # type: ignore[prop-decorator]
+        description="The kind's unit, which `value` is in (GB, TB/s, MB, PFLOPS, W, nm, chips)."
+    )
+    @property
+    def value_unit(self) -> str:
+        return self.display_unit
+
+    @classmethod
+    def of(cls, spec: documents.Spec) -> Self:
+        """The document's ``spec`` with its cited sources drawn out, stale as the document says."""
+        shaped = cls.model_validate(
+            {
+                **spec.model_dump(exclude={"sources"}, exclude_computed_fields=True),
+                "sources": [
+                    {
+                        **source.model_dump(),
+                        "id": source.pk,
+                        **spec.evidence_from(source.pk).model_dump(include={"quote", "support"}),
+                    }
+                    for source in spec.cited
+                ],
+            }
+        )
+        shaped._stale = spec.is_stale
+        return shaped
+
+
+class ChipVendor(Schema):
+    slug: str
+    name: str
+    url: str = Field(description="The vendor's profile page.")
+    api_url: str = Field(description="The vendor in the API.")
+
+
+class ChipDetail(Schema):
+    """A live chip: its name and address, whose it is, and every value of it with its sources."""
+
+    slug: str = Field(description="The chip's address under /api/v1/chips/.")
+    name: str = Field(description="e.g. “Trainium3”.")
+    vendor: ChipVendor
+    url: str = Field(description="The chip on its vendor's profile page.")
+    api_url: str = Field(description="This chip in the API.")
+    version: VersionRef = Field(description="The vendor's live version the chip is read from.")
+    specs: list[ChipSpec] = Field(description="Its values, in the editors' order.")
+
+
+class ChipPage(Schema):
+    count: int = Field(description="Live chips, on every page.")
+    page: int
+    pages: int
+    per_page: int
+    next: str | None = Field(description="The next page's API address, null on the last page.")
+    previous: str | None
+    results: list[ChipDetail] = Field(description="By vendor, then in the editors' order.")

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlencode
 
-from django.core.paginator import EmptyPage
+from django.core.paginator import EmptyPage, Page, Paginator
 from django.http import HttpRequest, QueryDict
 from django.urls import reverse
 
@@ -19,6 +19,7 @@ from comparisons.models import ComparisonVersion
 from comparisons.selectors import editorial_table, live_comparison
 from editorial.models import PublishedVersion
 from infra.stored import shows
+from vendors.chip_selectors import CHIPS_KEY, LiveChip, drawn, live_chip, live_chips
 from vendors.documents import document_of
 from vendors.filters import VendorFilter
 from vendors.listings import KeysFirstPaginator, add_score_cells
@@ -29,6 +30,8 @@ from vendors.selectors import (
     live_vendors,
 )
 from vendors.verification import PageVerification
+
+from . import schemas
 
 type Answer = dict[str, Any]  # JSON-ready, shaped like one of api/schemas.py
 
@@ -72,6 +75,35 @@ def _api_vendor_url(request: HttpRequest, slug: str) -> str:
     return request.build_absolute_uri(reverse("api:vendor", kwargs={"slug": slug}))
 
 
+def _page[T](paginator: Paginator[T], number: int) -> Page[T]:
+    try:
+        return paginator.page(number)
+    except EmptyPage:
+        pages, per_page = paginator.num_pages, paginator.per_page
+        raise NoSuchPage(
+            f"There is no page {number}: the list has {pages} page{'s' if pages != 1 else ''} of {per_page}."
+        ) from None
+
+
+def _page_links(request: HttpRequest, shown: Page[Any]) -> Answer:
+    """Where a page of a list is, and the API addresses of the pages beside it (same query)."""
+
+    def address(number: int) -> str:
+        query = request.GET.copy()
+        query["page"] = str(number)
+        return request.build_absolute_uri(f"{request.path}?{query.urlencode()}")
+
+    paginator = shown.paginator
+    return {
+        "count": paginator.count,
+        "page": shown.number,
+        "pages": paginator.num_pages,
+        "per_page": paginator.per_page,
+        "next": address(shown.next_page_number()) if shown.has_next() else None,
+        "previous": address(shown.previous_page_number()) if shown.has_previous() else None,
+    }
+
+
 # --- Vendors ---------------------------------------------------------------------------------
 
 
@@ -107,29 +139,12 @@ def vendor_page(request: HttpRequest, *, page: int, per_page: int) -> Answer:
     if problems := query_problems(filterset):
         raise BadQuery("; ".join(problems) + ".")
     paginator = KeysFirstPaginator(filterset.qs, per_page)
-    try:
-        shown = paginator.page(page)
-    except EmptyPage:
-        raise NoSuchPage(
-            f"There is no page {page}: the list has {paginator.num_pages} "
-            f"page{'s' if paginator.num_pages != 1 else ''} of {per_page}."
-        ) from None
+    shown = _page(paginator, page)
     axes = filterset.axes
     versions = add_score_cells(shown.object_list, axes=axes)
     most = total_max(len(axes))
-
-    def address(number: int) -> str:
-        query = request.GET.copy()
-        query["page"] = str(number)
-        return request.build_absolute_uri(f"{request.path}?{query.urlencode()}")
-
     return {
-        "count": paginator.count,
-        "page": shown.number,
-        "pages": paginator.num_pages,
-        "per_page": per_page,
-        "next": address(shown.next_page_number()) if shown.has_next() else None,
-        "previous": address(shown.previous_page_number()) if shown.has_previous() else None,
+        **_page_links(request, shown),
         "results": [
             {
                 "slug": version.slug,
@@ -204,6 +219,44 @@ def vendor_versions(request: HttpRequest, *, slug: str) -> Answer | None:
         for entry in reversed(version.history)
     ]
     return {"vendor": version.slug, "count": len(entries), "results": entries}
+
+
+# --- Chips ------------------------------------------------------------------------------------
+
+
+def _chip(request: HttpRequest, chip: LiveChip) -> Answer:
+    """A live chip as the API shows it: every value with its cited sources drawn out."""
+    vendor, version = chip.vendor, chip.version
+    return {
+        "slug": chip.slug,
+        "name": chip.name,
+        "vendor": {
+            "slug": vendor.slug,
+            "name": vendor.name,
+            "url": request.build_absolute_uri(vendor.get_absolute_url()),
+            "api_url": _api_vendor_url(request, vendor.slug),
+        },
+        "url": request.build_absolute_uri(chip.profile_url),
+        "api_url": request.build_absolute_uri(reverse("api:chip", kwargs={"slug": chip.slug})),
+        "version": _version(request, version, url=_vendor_version_url(vendor.slug, version.number)),
+        "specs": [schemas.ChipSpec.of(spec) for spec in chip.specs],
+    }
+
+
+def chip_page(request: HttpRequest, *, page: int, per_page: int) -> Answer:
+    """One page of the live chips, by vendor then in the editors' order: two queries."""
+    shows(CHIPS_KEY)
+    shown = _page(Paginator(live_chips(), per_page), page)
+    return {
+        **_page_links(request, shown),
+        "results": [_chip(request, chip) for chip in drawn(shown.object_list)],
+    }
+
+
+def chip_detail(request: HttpRequest, *, slug: str) -> Answer | None:
+    """A live chip, or None when no live version has a chip at ``slug``."""
+    chip = live_chip(slug)
+    return _chip(request, chip) if chip is not None else None
 
 
 # --- Lanes and axes --------------------------------------------------------------------------

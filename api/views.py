@@ -77,6 +77,46 @@ def vendor_versions(request, slug: str):
 
 
 @router.get(
+    "/chips/",
+    tags=["chips"],
+    response={200: schemas.ChipPage, 400: schemas.Error, **ERRORS},
+    by_alias=True,
+    url_name="chips",
+    operation_id="listChips",
+    summary="Live chips and their numbers, each value with its sources",
+    description="Every chip of every live profile, by vendor and then in the editors' order. Each "
+    "value is kept as its source gave it (`quantity`, `unit`) and converted to its kind's unit "
+    "(`value`, `value_unit`: 144 GiB is 154.6… GB), with what it is counted for (`scope`: per chip, "
+    "system or pod), its precision and sparsity (compute), whether the vendor stated it, when an "
+    "editor last verified it, whether it is `stale`, and its sources with their quotes and support.",
+)
+def list_chips(
+    request,
+    page: Annotated[int, Query(ge=1, le=100_000)] = 1,
+    per_page: Annotated[int, Query(ge=1, le=100)] = 20,
+):
+    try:
+        return selectors.chip_page(request, page=page, per_page=per_page)
+    except selectors.NoSuchPage as error:
+        raise HttpError(404, str(error)) from None
+
+
+@router.get(
+    "/chips/{slug}/",
+    tags=["chips"],
+    response={200: schemas.ChipDetail, **ERRORS},
+    by_alias=True,
+    url_name="chip",
+    operation_id="getChip",
+    summary="A live chip: every value of it, with its sources, scope and dates",
+    description="One chip of a live profile, as the chip list gives it. A slug that is no live "
+    "chip (never published, or its vendor's profile unpublished) is a 404.",
+)
+def chip(request, slug: str):
+    return _found(selectors.chip_detail(request, slug=slug), "chip")
+
+
+@router.get(
     "/lanes/",
     tags=["lanes and axes"],
     response={200: list[schemas.LaneEntry], 429: schemas.Error},

@@ -329,3 +329,76 @@ def rankings_csv_rows(entries, *, axes):
         for entry in entries
     ]
     return header, rows
+
+
+CHIP_COLUMNS = [
+    "chip",
+    "vendor",
+    "kind",
+    "label",
+    "quantity",
+    "unit",
+    "value",
+    "value_unit",
+    "scope",
+    "precision",
+    "sparse",
+    "vendor_stated",
+    "verified_on",
+    "stale",
+]
+
+
+def chip_values(chips):
+    """One entry per value of every live chip (vendors.chip_selectors.LiveChip): as given, in its
+    kind's unit, and with each source's title, address, support and quote."""
+    return [
+        {
+            "chip": chip.name,
+            "chip_slug": chip.slug,
+            "vendor": chip.vendor.name,
+            "vendor_slug": chip.vendor.slug,
+            "kind": spec.kind,
+            "label": spec.label,
+            "quantity": spec.quantity,
+            "unit": spec.unit,
+            "value": spec.value,
+            "value_unit": spec.display_unit,
+            "scope": spec.scope,
+            "precision": spec.precision,
+            "sparse": spec.sparse,
+            "vendor_stated": spec.vendor_stated,
+            "verified_on": iso(spec.verified_on),
+            "stale": spec.is_stale,
+            "sources": [
+                source_dict(source) | evidence_dict(spec.evidence_from(source.pk)) for source in spec.cited
+            ],
+        }
+        for chip in chips
+        for spec in chip.specs
+    ]
+
+
+def chips_export(values, *, url):
+    return {
+        "licence": LICENCE,
+        "title": "AI chips and their numbers, on chipsite",
+        "url": url(reverse("opendata:chips", args=["json"])),
+        "values": values,
+    }
+
+
+def chips_csv_rows(values):
+    """The header and rows of the chips CSV: one row per value, then a title, URL, support and
+    quote column per source, as many as the most-cited value needs (as ``values_csv_rows``)."""
+    width = max((len(value["sources"]) for value in values), default=0) or 1
+    header = list(CHIP_COLUMNS)
+    for n in range(1, width + 1):
+        header += [f"source_{n}_title", f"source_{n}_url", f"source_{n}_support", f"source_{n}_quote"]
+    rows = []
+    for value in values:
+        cells = [value[column] for column in CHIP_COLUMNS]
+        for source in value["sources"]:
+            cells += [source["title"], source["url"], source["support"], source["quote"]]
+        rows.append(cells + [""] * (len(header) - len(cells)))
+    return header, rows

@@ -70,6 +70,15 @@ def rankings_file(entries, format, *, axes, url):
     return csv_file(exports.rankings_csv_rows(entries, axes=axes), name, href)
 
 
+def chips_file(values, format, *, url):
+    """Every value of every live chip (``exports.chip_values``), as CSV or JSON."""
+    name = f"chipsite-chips.{format}"
+    href = reverse("opendata:chips", args=[format])
+    if format == "json":
+        return json_file(exports.chips_export(values, url=url), name, href)
+    return csv_file(exports.chips_csv_rows(values), name, href)
+
+
 def site_data(*, axes, url, rankings):
     """Everything visitors can read now, in one document: lanes, the rankings, every live
     profile and every live editorial comparison, each value with its sources and dates."""

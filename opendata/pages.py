@@ -1,7 +1,8 @@
 """The downloads' stored files (infra/stored/). A profile's or comparison's files follow
 its publish; the rankings follow any list entry. /data/ and the whole-site file are built
 from everything, seconds at 10,000 vendors: they show ``dump``, which a publish only marks
-as due, and the worker's periodic sweep builds them again (infra/stored/)."""
+as due, and the worker's periodic sweep builds them again (infra/stored/). The chips' files
+follow any publish that changes a chip (``CHIPS_KEY``) and every vendor they hold."""
 
 from __future__ import annotations
 
@@ -15,7 +16,14 @@ from vendors.models import VendorVersion
 
 from .files import FORMATS
 
-URL_NAMES = ("opendata:index", "opendata:site", "opendata:rankings", "opendata:vendor", "opendata:comparison")
+URL_NAMES = (
+    "opendata:index",
+    "opendata:site",
+    "opendata:rankings",
+    "opendata:chips",
+    "opendata:vendor",
+    "opendata:comparison",
+)
 
 
 def vendor_paths(version: VendorVersion) -> list[str]:
@@ -29,6 +37,7 @@ def comparison_paths(version: ComparisonVersion) -> list[str]:
 def every_path() -> Iterator[str]:
     yield from (reverse("opendata:index"), reverse("opendata:site"))
     yield from (reverse("opendata:rankings", args=[format]) for format in FORMATS)
+    yield from (reverse("opendata:chips", args=[format]) for format in FORMATS)
     for version in VendorVersion.objects.live().only("slug").order_by("slug"):
         yield from vendor_paths(version)
     for comparison in ComparisonVersion.objects.live().only("slug").order_by("slug"):

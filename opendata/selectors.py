@@ -8,6 +8,7 @@ from comparisons.documents import ComparisonDocument, comparison_document_of
 from comparisons.models import ComparisonVersion
 from comparisons.selectors import live_comparison
 from editorial.models import VersionQuerySet
+from vendors.chip_selectors import LiveChip, drawn, live_chips
 from vendors.listings import ranked_then_not_scored
 from vendors.models import Axis, VendorVersion, VersionScore
 from vendors.selectors import lanes_with_vendor_counts, live_vendors
@@ -53,3 +54,11 @@ def vendor_versions_with_documents() -> VersionQuerySet[VendorVersion]:
 
 def read_comparisons(versions: Iterable[ComparisonVersion]) -> list[ComparisonDocument]:
     return [comparison_document_of(version) for version in versions]
+
+
+def every_live_chip() -> tuple[list[LiveChip], object]:
+    """Every live chip, by vendor then in the editors' order, and when the newest version
+    holding one went live: one query, whatever the catalogue holds."""
+    chips = drawn(live_chips())
+    updated = max((chip.version.published_at for chip in chips), default=None)
+    return chips, updated

@@ -21,6 +21,7 @@ urlpatterns = [
     path("data/", views.DownloadListView.as_view(), name="index"),
     path("data/chipsite.json", views.site_download, name="site"),
     path("data/rankings.<data_format:format>", views.rankings_download, name="rankings"),
+    path("data/chips.<data_format:format>", views.chips_download, name="chips"),
     path("data/vendors/<slug:slug>.<data_format:format>", views.vendor_download, name="vendor"),
     path("data/comparisons/<slug:slug>.<data_format:format>", views.comparison_download, name="comparison"),
 ]

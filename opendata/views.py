@@ -3,7 +3,9 @@ from django.views.generic import TemplateView
 
 from comparisons.documents import comparison_document_of
 from infra.cache import cached
-from infra.stored import DEFERRED, shows
+from infra.stored import DEFERRED, expires, shows
+from vendors.chip_selectors import CHIPS_KEY
+from vendors.documents import document_of
 from vendors.listings import KeysFirstPaginator
 from vendors.selectors import active_axes, live_version
 
@@ -36,6 +38,24 @@ def _rankings(request, axes):
     return _per_host(request, "rankings", compute)
 
 
+def _chips(request):
+    """Every live chip's values, and when the newest version holding one went live. A stored
+    file of them shows any chip's change and each vendor it holds, and expires when a value
+    turns stale, whether the values were built now or found in the cache."""
+
+    def compute():
+        chips, updated = selectors.every_live_chip()
+        versions = {chip.version.pk: chip.version for chip in chips}.values()
+        turns_stale = [at for v in versions if (at := document_of(v).turns_stale_at) is not None]
+        keys = sorted(version.page_key for version in versions)
+        return exports.chip_values(chips), updated, keys, min(turns_stale, default=None)
+
+    values, updated, keys, until = _per_host(request, "chips", compute)
+    shows(CHIPS_KEY, *keys)
+    expires(until)
+    return values, updated
+
+
 def _site(request, axes, *, rankings=None):
     shows(DEFERRED)  # built from everything: again by the worker's sweep, not at each publish
 
@@ -51,6 +71,11 @@ def rankings_download(request, format):
     axes = active_axes()
     entries, _ = _rankings(request, axes)
     return _send(files.rankings_file(entries, format, axes=axes, url=request.build_absolute_uri))
+
+
+def chips_download(request, format):
+    values, _ = _chips(request)
+    return _send(files.chips_file(values, format, url=request.build_absolute_uri))
 
 
 def vendor_download(request, slug, format):
@@ -87,6 +112,7 @@ class DownloadListView(TemplateView):
         axes = active_axes()
         rankings, rankings_updated = _rankings(self.request, axes)
         site = _site(self.request, axes, rankings=rankings)
+        chips, chips_updated = _chips(self.request)
         page = KeysFirstPaginator(selectors.vendor_versions_with_documents(), PROFILES_PER_PAGE).get_page(
             self.request.GET.get("page")
         )
@@ -97,6 +123,8 @@ class DownloadListView(TemplateView):
             site_updated=site.updated,
             rankings_files=[files.rankings_file(rankings, f, axes=axes, url=url) for f in files.FORMATS],
             rankings_updated=rankings_updated,
+            chips_files=[files.chips_file(chips, f, url=url) for f in files.FORMATS],
+            chips_updated=chips_updated,
             page_obj=page,
             profiles=files.profile_listing(page.object_list, axes=axes, url=url),
             comparisons=files.comparison_listing(axes=axes, url=url),

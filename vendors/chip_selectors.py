@@ -15,6 +15,10 @@ from django.db.models import F, OuterRef, QuerySet, Subquery
 from .documents import Chip, Source, Spec, Vendor, document_of
 from .models import VendorVersion, VersionChip, VersionSpec
 
+# What a stored page of every live chip shows (``infra.stored.shows``): a publish that changes
+# any chip changes it (vendors/pages.py), as "entries" does for the vendor lists.
+CHIPS_KEY = "chips"
+
 
 @dataclass(frozen=True)
 class LiveChip:

@@ -21,7 +21,7 @@ from .models import Precision, VersionSpec
 CHIPS_PER_PAGE = 50
 COMPARE_AT_MOST = 8  # chips side by side; more are left out, saying so
 COLUMNS = ("memory", "bandwidth", "sram", "compute", "power", "process")  # per chip, on /chips/
-PAGE_KEY = "chips"  # what /chips/ shows: every live vendor's chips (vendors.pages.page_keys)
+PAGE_KEY = chip_selectors.CHIPS_KEY  # what /chips/ shows: every live chip (vendors.pages.page_keys)
 
 
 def _sort_choices() -> list[tuple[str, str]]:

@@ -4,12 +4,14 @@ them for a full render or the export, and what a publish changes for visitors.""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 from django.urls import reverse
 
 from infra import stored
 
 from . import alternatives
+from .chip_selectors import CHIPS_KEY
 from .documents import VendorDocument
 from .models import Lane, VendorVersion
 
@@ -85,18 +87,17 @@ def page_keys(before: VendorVersion | None, after: VendorVersion | None) -> set[
         keys.add(version.archive_key)  # its versions' pages go live, go away or move
     if entry(before) != entry(after):
         keys |= {"entries", *(f"lane-{v.lane_id}" for v in (before, after) if v is not None)}
+    if _chips(before) != _chips(after):
+        keys.add(CHIPS_KEY)  # every live chip at once: the chip list, its downloads
     if alternatives.reason_inputs(_document(before)) != alternatives.reason_inputs(_document(after)):
         keys.add(alternatives.page_key(version.item_id))  # other profiles' reasons for it
-    if _chips(before) != _chips(after):
-        keys.add("chips")  # /chips/ lists every live vendor's chips (vendors/chip_views.py)
     if after is None or after.content_changed:
         keys |= {"changes", *(f"lane-changes-{v.lane_id}" for v in (before, after) if v is not None)}
     return keys
 
 
-def _chips(version: VendorVersion | None) -> list[dict] | None:
-    document = _document(version)
-    return [chip.model_dump() for chip in document.chips] if document is not None else None
+def _chips(version: VendorVersion | None) -> list[Any]:
+    return version.document.get("chips", []) if version is not None and version.document else []
 
 
 def _document(version: VendorVersion | None) -> VendorDocument | None:

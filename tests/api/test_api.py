@@ -391,6 +391,8 @@ class TestDocument:
             "listAxes": "/api/v1/axes/",
             "listComparisons": "/api/v1/comparisons/",
             "getComparison": "/api/v1/comparisons/{slug}/",
+            "listChips": "/api/v1/chips/",
+            "getChip": "/api/v1/chips/{slug}/",
         }
         parameters = {p["name"]: p for p in document["paths"]["/api/v1/vendors/"]["get"]["parameters"]}
         assert {"min_performance", "min_software", "lane", "min_total", "sort", "page"} <= set(parameters)

@@ -1,0 +1,135 @@
+"""The chips' downloads: one row per value of every live chip, with its sources."""
+
+import csv
+import io
+import json
+
+import pytest
+
+from tests import factories as f
+from vendors.models import SpecCitation
+
+pytestmark = pytest.mark.django_db
+
+
+def spreadsheet_rows(response):
+    return list(csv.DictReader(io.StringIO(response.content.decode("utf-8-sig"), newline="")))
+
+
+@pytest.fixture
+def trainium():
+    datasheet = f.make_source(title="Trainium3 datasheet", url="https://aws.example/trn3")
+    blog = f.make_source(title="Re:Invent recap", url="https://aws.example/blog")
+    vendor = f.make_vendor(name="AWS Trainium", slug="aws-trainium")
+    memory = f.make_spec(
+        vendor=vendor, chip="Trainium3", kind="memory", quantity="144", unit="GiB", sources=[datasheet, blog]
+    )
+    SpecCitation.objects.filter(cited=memory, source=blog).update(quote="144 GiB", support="partial")
+    f.make_spec(
+        vendor=vendor,
+        chip="Trainium3",
+        kind="compute",
+        quantity="2.52",
+        unit="PFLOPS",
+        precision="FP8",
+        vendor_stated=True,
+        sources=[datasheet],
+    )
+    f.publish(vendor)
+    return vendor
+
+
+def test_the_chips_csv_has_one_row_per_value_with_its_sources_beside_it(client, trainium):
+    response = client.get("/data/chips.csv")
+    assert response.status_code == 200
+    assert response["Content-Disposition"] == 'attachment; filename="chipsite-chips.csv"'
+    memory, compute = spreadsheet_rows(response)
+    assert (memory["chip"], memory["vendor"], memory["kind"], memory["quantity"], memory["unit"]) == (
+        "Trainium3",
+        "AWS Trainium",
+        "memory",
+        "144",
+        "GiB",
+    )
+    assert float(memory["value"]) == pytest.approx(144 * 2**30 / 1e9) and memory["value_unit"] == "GB"
+    assert (memory["scope"], memory["stale"], memory["vendor_stated"]) == ("chip", "false", "false")
+    assert (memory["source_1_title"], memory["source_1_url"], memory["source_1_support"]) == (
+        "Trainium3 datasheet",
+        "https://aws.example/trn3",
+        "full",
+    )
+    assert (memory["source_2_title"], memory["source_2_support"], memory["source_2_quote"]) == (
+        "Re:Invent recap",
+        "partial",
+        "144 GiB",
+    )
+    assert (compute["label"], compute["precision"], compute["sparse"], compute["vendor_stated"]) == (
+        "Compute, FP8",
+        "FP8",
+        "false",
+        "true",
+    )
+    assert compute["source_2_title"] == ""
+
+
+def test_the_chips_json_holds_the_same_values_under_the_licence(client, trainium):
+    data = json.loads(client.get("/data/chips.json").content)
+    assert data["licence"]["id"] == "CC-BY-4.0"
+    memory, compute = data["values"]
+    assert (memory["chip"], memory["unit"], memory["value_unit"]) == ("Trainium3", "GiB", "GB")
+    assert [(s["title"], s["support"], s["quote"]) for s in memory["sources"]] == [
+        ("Trainium3 datasheet", "full", ""),
+        ("Re:Invent recap", "partial", "144 GiB"),
+    ]
+    assert compute["precision"] == "FP8"
+
+
+@pytest.mark.parametrize("url", ["/data/chips.csv", "/data/chips.json"])
+def test_the_chips_files_are_byte_identical_on_repeat(client, trainium, url):
+    assert client.get(url).content == client.get(url).content
+
+
+def test_a_chip_name_a_spreadsheet_would_run_is_written_as_text(client):
+    vendor = f.make_vendor(name="=HYPERLINK(1)")
+    f.make_spec(vendor=vendor, chip="@SUM(A1)", kind="memory", quantity="96", unit="GB")
+    f.publish(vendor)
+    (row,) = spreadsheet_rows(client.get("/data/chips.csv"))
+    assert (row["chip"], row["vendor"]) == ("'@SUM(A1)", "'=HYPERLINK(1)")
+
+
+def test_what_is_not_published_is_in_no_chips_download(client, trainium):
+    draft = f.make_vendor(name="Draft silicon", published=False)
+    f.make_spec(vendor=draft, chip="Secret1", kind="memory", quantity="96", unit="GB")
+    trainium.specs.filter(kind="memory").update(quantity="192")
+    f.make_spec(vendor=trainium, chip="Trainium4", kind="memory", quantity="288", unit="GB")
+    csv_text = client.get("/data/chips.csv").content.decode("utf-8-sig")
+    json_text = client.get("/data/chips.json").content.decode()
+    for text in (csv_text, json_text):
+        assert "Secret1" not in text and "Trainium4" not in text and "192" not in text
+    assert [row["quantity"] for row in spreadsheet_rows(client.get("/data/chips.csv"))] == ["144", "2.52"]
+
+
+def test_the_data_page_lists_the_chips_files(client, trainium):
+    html = client.get("/data/").content.decode()
+    assert 'href="/data/chips.csv"' in html and 'href="/data/chips.json"' in html
+
+
+@pytest.mark.parametrize("url", ["/data/chips.csv", "/data/chips.json"])
+def test_the_chips_files_query_count_does_not_grow_with_the_chips(client, url, django_assert_num_queries):
+    for vendors in (1, 10):
+        for _ in range(vendors):
+            vendor = f.make_vendor()
+            source = f.make_source()
+            for n in range(2):
+                f.make_spec(
+                    vendor=vendor,
+                    chip=f"{vendor.name} {n}",
+                    kind="sram",
+                    quantity="64",
+                    unit="MB",
+                    sources=[source],
+                )
+            f.publish(vendor)
+        with django_assert_num_queries(1):
+            response = client.get(url)
+        assert response.status_code == 200
