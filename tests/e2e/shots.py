@@ -44,6 +44,8 @@ PAGE_TYPES = {
     FIVE_VENDORS: (200, "table.compare"),
     "/search/?q=HBM3e": (200, "main h1"),
     "/data/": (200, "table.downloads"),
+    "/chips/?min_memory=150&sort=-bandwidth": (200, "table.chip-table"),
+    "/chips/compare/?chips=trainium3,tpu7x,mi355x": (200, "table.chip-compare"),
     "/api/v1/docs/": (200, ".opblock"),
     "/no-such-page/": (404, "main h1"),
 }
