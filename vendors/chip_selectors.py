@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from django.db.models import F, OuterRef, QuerySet, Subquery
 
-from .documents import Chip, Source, Spec, Vendor, document_of
+from .documents import Chip, Source, Spec, Vendor, VendorDocument, document_of
 from .models import VendorVersion, VersionChip, VersionSpec
 
 # What a stored page of every live chip shows (``infra.stored.shows``): a publish that changes
@@ -90,7 +90,7 @@ def with_precision(chips: QuerySet[VersionChip], precision: str) -> QuerySet[Ver
 
 def drawn(rows: Iterable[VersionChip]) -> list[LiveChip]:
     """Each indexed chip from its version's document (parsed once a version)."""
-    documents = {}
+    documents: dict[int, VendorDocument] = {}
     drawn = []
     for row in rows:
         document = documents.setdefault(row.version_id, document_of(row.version))

@@ -75,8 +75,10 @@ class UnitError(ValueError):
 
 
 @cache
-def registry() -> pint.UnitRegistry:
-    units = pint.UnitRegistry(None, autoconvert_offset_to_baseunit=False, case_sensitive=True)
+def registry() -> pint.UnitRegistry[float]:
+    units: pint.UnitRegistry[float] = pint.UnitRegistry(
+        None, autoconvert_offset_to_baseunit=False, case_sensitive=True
+    )
     for line in DEFINITIONS.strip().splitlines():
         units.define(line)
     return units
