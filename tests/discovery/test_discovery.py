@@ -58,6 +58,7 @@ def test_the_sitemap_lists_live_pages_only_with_their_live_versions_dates(client
         "/",
         "/vendors/",
         "/lanes/",
+        "/chips/",
         "/compare/",
         "/data/",
         "/vendors/aws-trainium/",

@@ -105,6 +105,7 @@ class TestReferenceProfile:
         assert headings == [
             "Key takeaways",
             "At a glance",
+            "Chips and their numbers",  # after the reference's at-a-glance: each chip's typed specs
             "What changed in 2025 and 2026",
             "Scores",
             "Verdict",
@@ -133,7 +134,8 @@ class TestReferenceProfile:
         assert "Facts verified 2026-10-31. Vendor performance figures are as stated by the vendor." in text
         assert "not yet verified" not in text
         # Every claim of the reference has a source that gives it as AWS's (trainium_sources.json).
-        assert page.count('title="Vendor-stated"') == 8
+        glance = page.split('<table class="glance">')[1].split("</table>")[0]
+        assert glance.count('title="Vendor-stated"') == 8
 
     def test_facts_events_scores_and_answers_show_footnotes_to_the_sources(self, page):
         """Each row has its markers: a source's number, or one marker for more than three
