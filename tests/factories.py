@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from comparisons.models import Assessment, Comparison, ComparisonVendor, Criterion
 from editorial import services
-from vendors.models import FAQ, Attribute, Axis, Event, Fact, Lane, Score, Source, Vendor
+from vendors.models import FAQ, Attribute, Axis, Event, Fact, Lane, Score, Source, Spec, Vendor
 
 _seq = itertools.count(1)
 
@@ -109,6 +109,20 @@ def make_faq(*, vendor, sources=(), **fields):
     faq = FAQ.objects.create(vendor=vendor, **fields)
     faq.sources.set(sources)
     return faq
+
+
+def make_spec(*, vendor, sources=(), **fields):
+    """A spec of ``vendor``: by default 144 GB of memory per chip of a chip named after the vendor."""
+    fields.setdefault("chip", f"{vendor.name} Chip")
+    fields.setdefault("kind", "memory")
+    fields.setdefault("quantity", 144)
+    fields.setdefault("unit", "GB")
+    fields.setdefault("verified_on", dt.date(2026, 11, 1))
+    spec = Spec(vendor=vendor, **fields)
+    spec.full_clean()  # a factory never makes a spec the form would refuse
+    spec.save()
+    spec.sources.set(sources)
+    return spec
 
 
 def make_superuser(**fields):
@@ -234,14 +248,14 @@ def admin_rows_on_page(response):
     return rows, initial
 
 
-VENDOR_ADMIN_INLINES = ["facts", "events", "scores", "faqs"]
+VENDOR_ADMIN_INLINES = ["facts", "events", "scores", "faqs", "specs"]
 VENDOR_ADMIN_TEXT = ["name", "slug", "company", "logo_alt", "summary", "what_it_is", "best_for", "watch_out",
                      "verdict", "alternative_blurb"]  # fmt: skip
 
 
 def vendor_admin_post(vendor, *, rows=None, initial=None, **overrides):
     """The vendor change form as its page posts it back: the vendor's own fields as saved
-    (unless overridden), the revision the page was opened at, and the four inline formsets
+    (unless overridden), the revision the page was opened at, and the five inline formsets
     (``rows`` and ``initial`` as admin_rows_on_page returns them; empty when not given)."""
     from editorial.revisions import latest_version_id
 
