@@ -192,6 +192,7 @@ def role_group(name):
         importlib.import_module("corrections.migrations.0002_editor_and_publisher_may_decide").grant(
             Group, Permission
         )
+        importlib.import_module("vendors.migrations.0016_spec_permissions").grant(Group, Permission)
     return Group.objects.get(name=name)
 
 

@@ -202,3 +202,15 @@ def test_verified_dates_typed_for_a_spec_are_kept(admin_client, vendor):
     assert f.admin_post_vendor_page(admin_client, vendor, edit=reverify).status_code == 302
     spec.refresh_from_db()
     assert spec.verified_on == dt.date(2026, 11, 30)
+
+
+@pytest.mark.parametrize("role", ["Editor", "Publisher"])
+def test_editors_and_publishers_see_the_chips_section_and_save_a_spec(client, vendor, role):
+    client.force_login(f.make_staff_user(group=role))
+    response = client.get(change_url(vendor))
+    assert "Chips" in [section.title for section in response.context["sections"]]
+
+    response = post_with_spec(client, vendor)
+
+    assert response.status_code == 302, response.context and response.context["error_summary"]
+    assert vendor.specs.get().chip == "Trainium3"
