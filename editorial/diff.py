@@ -9,6 +9,7 @@ not as one removal and one addition.
 import datetime as dt
 from collections.abc import Callable
 from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
 
 from django.apps import apps
 from django.db import models
@@ -142,6 +143,8 @@ def _describe_row_change(model, kind, old, new, names, skip=SKIP):
     fields += [f for f in model._meta.concrete_fields if f.is_relation and f.name not in skip]
     for field in fields:
         before, after = old.get(field.attname), new.get(field.attname)
+        if isinstance(field, models.DecimalField):  # "96.000000" as read back, "96" as typed
+            before, after = _plain_decimal(before), _plain_decimal(after)
         if before == after:
             continue
         if field.is_relation:
@@ -156,6 +159,16 @@ def _describe_row_change(model, kind, old, new, names, skip=SKIP):
         else:
             parts.append(_field_change(label, before, after))
     return parts
+
+
+def _plain_decimal(value):
+    """A revision's decimal (a string) without its trailing zeros: 96.000000 and 96 read 96."""
+    if value in (None, ""):
+        return value
+    try:
+        return format(Decimal(str(value)).normalize(), "f")
+    except InvalidOperation:
+        return value
 
 
 def _describe_citation(model, old_rows, new_rows, names):

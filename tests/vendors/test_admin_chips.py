@@ -9,7 +9,7 @@ from tests import factories as f
 from tests.factories import admin_change_url as change_url
 from vendors import units
 from vendors.documents import document_of
-from vendors.models import Spec
+from vendors.models import Spec, Vendor
 
 pytestmark = pytest.mark.django_db
 
@@ -214,3 +214,18 @@ def test_editors_and_publishers_see_the_chips_section_and_save_a_spec(client, ve
 
     assert response.status_code == 302, response.context and response.context["error_summary"]
     assert vendor.specs.get().chip == "Trainium3"
+
+
+def test_a_spec_changed_since_the_live_version_is_listed_by_its_chip_and_kind(admin_client, vendor):
+    f.make_spec(vendor=vendor, chip="Trainium3", quantity=96, unit="GB")
+    assert f.admin_post_vendor_page(admin_client, vendor).status_code == 302  # in a revision
+    f.publish(vendor)
+
+    def edit(rows):
+        rows["specs"][0] |= {"quantity": "144", "unit": "GiB"}
+
+    assert f.admin_post_vendor_page(admin_client, vendor, edit=edit).status_code == 302
+
+    vendor = Vendor.objects.get(pk=vendor.pk)
+    changes = services.unpublished_changes(vendor, live=services.live_version(vendor), pending=None)
+    assert changes == ["Trainium3 — Memory capacity: 96 -> 144, unit: GB -> GiB"]
