@@ -9,6 +9,7 @@ not as one removal and one addition.
 import datetime as dt
 from collections.abc import Callable
 from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
 
 from django.apps import apps
 from django.db import models
@@ -120,10 +121,6 @@ def _show(value):
     return str(value)
 
 
-def _plain_decimal(field, value):
-    return format(field.to_python(value).normalize(), "f") if value not in (None, "") else value
-
-
 def _field_change(name, old, new, *, lead=False):
     if isinstance(old, str) and isinstance(new, str) and max(len(old), len(new)) > SHORT:
         return f"{name} changed"
@@ -146,12 +143,12 @@ def _describe_row_change(model, kind, old, new, names, skip=SKIP):
     fields += [f for f in model._meta.concrete_fields if f.is_relation and f.name not in skip]
     for field in fields:
         before, after = old.get(field.attname), new.get(field.attname)
+        if isinstance(field, models.DecimalField):  # "96.000000" as read back, "96" as typed
+            before, after = _plain_decimal(before), _plain_decimal(after)
         if before == after:
             continue
         if field.is_relation:
             before, after = names.of(field.related_model, before), names.of(field.related_model, after)
-        elif isinstance(field, models.DecimalField):  # as typed: 144, not 144.000000
-            before, after = (_plain_decimal(field, value) for value in (before, after))
         label = field.verbose_name
         if field.name == kind.main:
             parts.insert(0, _field_change(label, before, after, lead=True))
@@ -162,6 +159,16 @@ def _describe_row_change(model, kind, old, new, names, skip=SKIP):
         else:
             parts.append(_field_change(label, before, after))
     return parts
+
+
+def _plain_decimal(value):
+    """A revision's decimal (a string) without its trailing zeros: 96.000000 and 96 read 96."""
+    if value in (None, ""):
+        return value
+    try:
+        return format(Decimal(str(value)).normalize(), "f")
+    except InvalidOperation:
+        return value
 
 
 def _describe_citation(model, old_rows, new_rows, names):

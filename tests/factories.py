@@ -88,16 +88,6 @@ def make_fact(*, vendor, attribute=None, sources=(), **fields):
     return fact
 
 
-def make_spec(*, vendor, chip, kind, quantity, unit, scope="chip", sources=(), **extra):
-    """A number of ``chip`` (a name) on ``vendor``'s working copy, as an editor enters it."""
-    extra.setdefault("verified_on", dt.date(2026, 11, 1))
-    spec = Spec(vendor=vendor, chip=chip, kind=kind, quantity=quantity, unit=unit, scope=scope, **extra)
-    spec.full_clean(exclude=["vendor"])
-    spec.save()
-    spec.sources.set(sources)
-    return spec
-
-
 def make_event(*, vendor, sources=(), **fields):
     fields.setdefault("date", dt.date(2026, 1, 1))
     fields.setdefault("precision", Event.Precision.MONTH)
@@ -119,6 +109,20 @@ def make_faq(*, vendor, sources=(), **fields):
     faq = FAQ.objects.create(vendor=vendor, **fields)
     faq.sources.set(sources)
     return faq
+
+
+def make_spec(*, vendor, sources=(), **fields):
+    """A spec of ``vendor``: by default 144 GB of memory per chip of a chip named after the vendor."""
+    fields.setdefault("chip", f"{vendor.name} Chip")
+    fields.setdefault("kind", "memory")
+    fields.setdefault("quantity", 144)
+    fields.setdefault("unit", "GB")
+    fields.setdefault("verified_on", dt.date(2026, 11, 1))
+    spec = Spec(vendor=vendor, **fields)
+    spec.full_clean(exclude=["vendor"])  # a factory never makes a spec the form would refuse
+    spec.save()
+    spec.sources.set(sources)
+    return spec
 
 
 def make_superuser(**fields):
@@ -188,6 +192,7 @@ def role_group(name):
         importlib.import_module("corrections.migrations.0002_editor_and_publisher_may_decide").grant(
             Group, Permission
         )
+        importlib.import_module("vendors.migrations.0016_spec_permissions").grant(Group, Permission)
     return Group.objects.get(name=name)
 
 
@@ -244,14 +249,14 @@ def admin_rows_on_page(response):
     return rows, initial
 
 
-VENDOR_ADMIN_INLINES = ["facts", "events", "scores", "faqs"]
+VENDOR_ADMIN_INLINES = ["facts", "events", "scores", "faqs", "specs"]
 VENDOR_ADMIN_TEXT = ["name", "slug", "company", "logo_alt", "summary", "what_it_is", "best_for", "watch_out",
                      "verdict", "alternative_blurb"]  # fmt: skip
 
 
 def vendor_admin_post(vendor, *, rows=None, initial=None, **overrides):
     """The vendor change form as its page posts it back: the vendor's own fields as saved
-    (unless overridden), the revision the page was opened at, and the four inline formsets
+    (unless overridden), the revision the page was opened at, and the five inline formsets
     (``rows`` and ``initial`` as admin_rows_on_page returns them; empty when not given)."""
     from editorial.revisions import latest_version_id
 

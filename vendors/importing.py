@@ -1,20 +1,26 @@
-"""One vendor's facts, events and scores as a CSV file, out and back in.
+"""One vendor's facts, chips' specs, events and scores as a CSV file, out and back in.
 
 The format, one row per value (README.md, “Bulk import”)::
 
-    kind,label,value,reason,vendor_stated,verified_on,source_urls
-    fact,Memory,96 GB HBM,,yes,2026-11-01,https://aws.amazon.com/trainium/
-    event,2025-12,Trainium3 announced,,,2026-11-01,https://example.com/a https://example.com/b
-    score,Performance,4,Fast at scale.,,2026-11-01,
+    kind,label,value,reason,vendor_stated,verified_on,source_urls,measure,unit,scope,precision,sparse
+    fact,Memory,96 GB HBM,,yes,2026-11-01,https://aws.amazon.com/trainium/,,,,,
+    spec,Trainium3,2.52,,yes,2026-11-01,https://example.com/a,compute,PFLOPS,chip,FP8,no
+    event,2025-12,Trainium3 announced,,,2026-11-01,https://example.com/a https://example.com/b,,,,,
+    score,Performance,4,Fast at scale.,,2026-11-01,,,,,,
 
-- ``label`` is the attribute's name (fact), the event's date as ``2024``, ``2024-06`` or
-  ``2024-06-14`` (vendors/event_dates.py), or the axis's name (score).
+- ``label`` is the attribute's name (fact), the chip's name (spec), the event's date as
+  ``2024``, ``2024-06`` or ``2024-06-14`` (vendors/event_dates.py), or the axis's name (score).
+- A spec's ``value`` is its number as the source gives it; ``measure`` what it measures
+  (``memory``, ``bandwidth``, ``compute``..., vendors/units.py), ``unit`` its unit, ``scope``
+  ``chip`` (the default), ``system`` or ``pod``; ``precision`` and ``sparse`` only for compute.
+  These last five columns are for spec rows only, and a file without them still reads.
 - ``source_urls``: URLs of existing sources, separated by spaces or ``|``. An unknown URL is
   an error, not a new source: a source readers see needs a title, a publisher and a date
   accessed, which a bare URL does not give, and a typo would otherwise create a junk source.
 - A row matches what the profile already has by its kind and label: the first ``Memory``
   row of the file is the profile's first Memory fact, and so on (a score: its axis; an
-  event: its date). What matches is updated, the rest is added; nothing is ever deleted.
+  event: its date; a spec: its chip, what it measures, counted for what, in which precision).
+  What matches is updated, the rest is added; nothing is ever deleted.
 - A cell a spreadsheet would run as a formula (``=``, ``+``, ``-``, ``@``...) is written with a
   leading ``'`` by the site's one CSV writer (infra/tabular.py) and read back without it:
   text stays text both ways, and nothing in a cell is ever evaluated.
@@ -31,21 +37,32 @@ import hashlib
 import io
 import re
 from dataclasses import dataclass, field
+from decimal import Decimal
 
+from django.core.exceptions import ValidationError
+from django.core.validators import DecimalValidator
 from django.utils import timezone
 
 from infra.tabular import FORMULA_STARTS, SKIPPED_BEFORE_A_FORMULA, csv_text
 
+from . import units
 from .event_dates import EventDateError, event_date_text, parse_event_date
 from .models import (
     SCORE_MAX,
     SCORE_MIN,
     Attribute,
     Axis,
+    Precision,
+    Scope,
     Source,
+    Spec,
+    chip_slug,
+    chips_taken,
 )
 
-COLUMNS = ("kind", "label", "value", "reason", "vendor_stated", "verified_on", "source_urls")
+SPEC_COLUMNS = ("measure", "unit", "scope", "precision", "sparse")
+COLUMNS = ("kind", "label", "value", "reason", "vendor_stated", "verified_on", "source_urls", *SPEC_COLUMNS)
+KINDS = ("fact", "spec", "event", "score")
 REQUIRED_COLUMNS = ("kind", "label", "value")
 MAX_BYTES = 1_000_000
 MAX_ROWS = 2_000
@@ -200,21 +217,26 @@ def plan_import(*, vendor, rows, filename, today=None):
     axes = {a.name.casefold(): a for a in Axis.objects.all()}
     urls = {url for _, row in rows for url in _URL_SEPARATORS.split(row["source_urls"]) if url}
     sources = {s.url: s for s in Source.objects.filter(url__in=urls)} if urls else {}
-    facts, events, scores = {}, {}, {}
+    facts, specs, events, scores = {}, {}, {}, {}
     for fact in vendor.facts.order_by("attribute__position", "position", "pk").prefetch_related("sources"):
         facts.setdefault(fact.attribute_id, []).append(fact)
+    for spec in vendor.specs.order_by("position", "pk").prefetch_related("sources"):
+        specs.setdefault(_spec_key(spec), []).append(spec)
+    taken = chips_taken(vendor.pk)
     for event in vendor.events.order_by("position", "date", "pk").prefetch_related("sources"):
         events.setdefault((event.date, event.precision), []).append(event)
     for score in vendor.scores.prefetch_related("sources"):
         scores[score.axis_id] = [score]
-    existing = {"fact": facts, "event": events, "score": scores}
-    seen = {"fact": {}, "event": {}, "score": {}}
+    existing = {"fact": facts, "spec": specs, "event": events, "score": scores}
+    seen = {kind: {} for kind in KINDS}
 
     planned = []
     for number, cells in rows:
         row = PlannedRow(number=number, kind=cells["kind"].lower(), label=cells["label"])
         try:
-            key = _read_row(row, cells, attributes=attributes, axes=axes, sources=sources, today=today)
+            key = _read_row(
+                row, cells, attributes=attributes, axes=axes, sources=sources, taken=taken, today=today
+            )
             nth = seen[row.kind].get(key, 0)
             seen[row.kind][key] = nth + 1
             if row.kind == "score" and nth:
@@ -234,18 +256,22 @@ class _RowError(ValueError):
     pass
 
 
-def _read_row(row, cells, *, attributes, axes, sources, today):
+def _read_row(row, cells, *, attributes, axes, sources, taken, today):
     """Check one row and fill ``row.values`` and ``row.sources``; returns its matching key."""
     if cells[None] and any(cell.strip() for cell in cells[None]):
         raise _RowError(f"it has more cells than the {len(COLUMNS)} columns")
-    if row.kind not in ("fact", "event", "score"):
-        raise _RowError(f"kind must be fact, event or score, not “{cells['kind'][:40]}”")
+    if row.kind not in KINDS:
+        raise _RowError(f"kind must be fact, spec, event or score, not “{cells['kind'][:40]}”")
     values = {"verified_on": _verified_on(cells["verified_on"], today=today)}
     stated = cells["vendor_stated"].lower()
     if stated not in YES + NO:
         raise _RowError(f"vendor_stated is yes or no, not “{cells['vendor_stated'][:40]}”")
-    if row.kind != "fact" and stated in YES:
-        raise _RowError("only facts can be vendor-stated: leave vendor_stated empty")
+    if row.kind not in ("fact", "spec") and stated in YES:
+        raise _RowError("only facts and specs can be vendor-stated: leave vendor_stated empty")
+    if row.kind != "spec" and (filled := [name for name in SPEC_COLUMNS if cells[name]]):
+        raise _RowError(
+            f"{', '.join(filled)} {'is' if len(filled) == 1 else 'are'} for spec rows only: leave empty"
+        )
     if row.kind != "score" and cells["reason"]:
         raise _RowError(f"{row.kind}s have no reason: leave the reason column empty")
     for url in _URL_SEPARATORS.split(cells["source_urls"]):
@@ -263,6 +289,9 @@ def _read_row(row, cells, *, attributes, axes, sources, today):
         row.label = attribute.name
         values.update(attribute=attribute, value=value, vendor_stated=stated in YES)
         key = attribute.pk
+    elif row.kind == "spec":
+        values.update(_spec_values(row, cells, taken=taken), vendor_stated=stated in YES)
+        key = _spec_key(Spec(**values))
     elif row.kind == "event":
         try:
             date, precision = parse_event_date(row.label)
@@ -285,6 +314,67 @@ def _read_row(row, cells, *, attributes, axes, sources, today):
     return key
 
 
+def _spec_key(spec):
+    """What a spec row matches a profile's spec on: its chip's address and what it measures."""
+    return (chip_slug(spec.chip), spec.kind, spec.scope, spec.precision, spec.sparse)
+
+
+_MEASURES = {key: key for key in units.KINDS} | {
+    kind.label.casefold(): key for key, kind in units.KINDS.items()
+}
+_QUANTITY = DecimalValidator(
+    Spec._meta.get_field("quantity").max_digits, Spec._meta.get_field("quantity").decimal_places
+)
+
+
+def _spec_values(row, cells, *, taken):
+    """A spec row's values, checked by the rules the change page applies (Spec.clean and
+    the chip's address); each refusal says what to type instead."""
+    name = row.label
+    if not name:
+        raise _RowError("a spec names its chip in the label column, e.g. Trainium3")
+    if (other := taken.get(chip_slug(name))) is not None:
+        raise _RowError(f"{name[:80]} is already a chip of {other}")
+    kind = _MEASURES.get(cells["measure"].casefold())
+    if kind is None:
+        raise _RowError(f"measure is one of {', '.join(units.KINDS)}, not “{cells['measure'][:40]}”")
+    try:
+        quantity = units.number(cells["value"])
+        units.check(kind, cells["unit"])
+    except units.UnitError as error:
+        raise _RowError(str(error).rstrip(".")) from error
+    if quantity <= 0:
+        raise _RowError(f"a spec's number is more than zero, not {cells['value'][:40]}")
+    try:
+        _QUANTITY(quantity)
+    except ValidationError as error:
+        raise _RowError(" ".join(error.messages).rstrip(".")) from error
+    scope = cells["scope"].lower() or Scope.CHIP
+    if scope not in Scope.values:
+        raise _RowError(f"scope is {', '.join(Scope.values)}, not “{cells['scope'][:40]}”")
+    typed = cells["precision"].casefold()
+    precision = next((p for p in Precision.values if p.casefold() == typed), None) if typed else ""
+    if precision is None:
+        raise _RowError(f"precision is one of {', '.join(Precision.values)}, not “{cells['precision'][:40]}”")
+    sparse = cells["sparse"].lower()
+    if sparse not in YES + NO:
+        raise _RowError(f"sparse is yes or no, not “{cells['sparse'][:40]}”")
+    values = {
+        "chip": name,
+        "kind": kind,
+        "quantity": quantity,
+        "unit": cells["unit"],
+        "scope": scope,
+        "precision": precision,
+        "sparse": sparse in YES,
+    }
+    try:
+        Spec(**values).clean()
+    except ValidationError as error:
+        raise _RowError(" ".join(error.messages).rstrip(".")) from error
+    return values
+
+
 def _verified_on(text, *, today):
     if not text:
         return None
@@ -302,6 +392,13 @@ def _verified_on(text, *, today):
 # What each kind compares and writes, with the words the preview uses.
 _FIELDS = {
     "fact": [("value", "value"), ("vendor_stated", "vendor-stated"), ("verified_on", "verified on")],
+    "spec": [
+        ("chip", "chip"),
+        ("quantity", "number"),
+        ("unit", "unit"),
+        ("vendor_stated", "vendor-stated"),
+        ("verified_on", "verified on"),
+    ],
     "event": [("text", "text"), ("verified_on", "verified on")],
     "score": [("value", "score"), ("reason", "reason"), ("verified_on", "verified on")],
 }
@@ -312,6 +409,8 @@ def _words(value):
         return "(empty)"
     if isinstance(value, bool):
         return "yes" if value else "no"
+    if isinstance(value, Decimal):
+        return units.plain(value)
     return str(value)
 
 
@@ -346,16 +445,29 @@ def _compare(row):
 
 
 def export_rows(*, vendor):
-    """The profile's facts, events and scores as CSV rows, in page order."""
+    """The profile's facts, specs, events and scores as CSV rows, in page order."""
     rows = []
 
-    def add(kind, label, value, item, *, reason="", stated=""):
+    def add(kind, label, value, item, *, reason="", stated="", spec=("", "", "", "", "")):
         urls = " ".join(source.url for source in item.sources.all())
         verified = item.verified_on.isoformat() if item.verified_on else ""
-        rows.append([kind, label, value, reason, stated, verified, urls])
+        rows.append([kind, label, value, reason, stated, verified, urls, *spec])
+
+    def yes_no(value):
+        return "yes" if value else "no"
 
     for fact in vendor.facts.select_related("attribute").prefetch_related("sources"):
-        add("fact", fact.attribute.name, fact.value, fact, stated="yes" if fact.vendor_stated else "no")
+        add("fact", fact.attribute.name, fact.value, fact, stated=yes_no(fact.vendor_stated))
+    for spec in vendor.specs.prefetch_related("sources"):
+        measures = (spec.kind, spec.unit, spec.scope, spec.precision, yes_no(spec.sparse))
+        add(
+            "spec",
+            spec.chip,
+            units.plain(spec.quantity),
+            spec,
+            stated=yes_no(spec.vendor_stated),
+            spec=measures,
+        )
     for event in vendor.events.order_by("position", "date", "pk").prefetch_related("sources"):
         add("event", event_date_text(event.date, event.precision), event.text, event)
     for score in vendor.scores.select_related("axis").prefetch_related("sources"):

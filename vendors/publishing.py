@@ -15,6 +15,7 @@ from django.db.models import Prefetch
 from editorial.diff import Kind
 from editorial.registry import Publication
 
+from . import units
 from .documents import FAQ as FAQDocument
 from .documents import VendorDocument, Verified, document_of
 from .markdown import plain_text
@@ -26,7 +27,6 @@ from .models import (
     Score,
     Source,
     Spec,
-    SpecKind,
     Vendor,
     VendorVersion,
     VersionChip,
@@ -77,6 +77,12 @@ def _without_verification(row):
     return {key: value for key, value in row.items() if key not in VERIFICATION}
 
 
+def spec_row_name(row: dict[str, Any]) -> str:
+    """How a spec reads in a diff or a merge: “Trainium3 — Memory capacity”, as the change page names it."""
+    kind = units.KINDS.get(row.get("kind") or "")
+    return " — ".join(part for part in (row.get("chip") or "", kind.label if kind else "") if part)
+
+
 class VendorPublication(Publication):
     model = Vendor
     version_model = VendorVersion
@@ -86,9 +92,7 @@ class VendorPublication(Publication):
         "vendors.event": Kind("Event", "date", name=lambda row: display_date(row["date"], row["precision"])),
         "vendors.score": Kind("Score", "ref:axis", "value"),
         "vendors.faq": Kind("FAQ", "question"),
-        "vendors.spec": Kind(
-            "Spec", "chip", "quantity", name=lambda row: f"{row['chip']}, {SpecKind(row['kind']).label}"
-        ),
+        "vendors.spec": Kind("", "chip", "quantity", name=spec_row_name),
     }
 
     def document(self, obj):

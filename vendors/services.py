@@ -25,6 +25,8 @@ from .models import (
     Score,
     ScoreCitation,
     Source,
+    Spec,
+    SpecCitation,
     Support,
     Vendor,
     VendorVersion,
@@ -35,7 +37,8 @@ if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
 type ClaimModel = type[Fact] | type[Event] | type[Score]
-type CitationModel = type[FactCitation] | type[EventCitation] | type[ScoreCitation]
+type ImportedModel = ClaimModel | type[Spec]  # a CSV file's rows (vendors/importing.py)
+type CitationModel = type[FactCitation] | type[EventCitation] | type[ScoreCitation] | type[SpecCitation]
 
 VERIFIED_COMMENT = "Marked verified today."
 
@@ -123,17 +126,18 @@ def import_rows(
         )
     if not plan.to_write:
         raise ImportFileError("Every row matches the profile already: there is nothing to import.")
-    models: dict[str, tuple[ClaimModel, CitationModel]] = {
+    models: dict[str, tuple[ImportedModel, CitationModel]] = {
         "fact": (Fact, FactCitation),
+        "spec": (Spec, SpecCitation),
         "event": (Event, EventCitation),
         "score": (Score, ScoreCitation),
     }
     positions = {
         kind: models[kind][0].objects.filter(vendor=vendor).aggregate(last=Max("position"))["last"] or 0
-        for kind in ("fact", "event")
+        for kind in ("fact", "spec", "event")
     }
     # (row, unsaved item), created together below
-    added: dict[str, list[tuple[PlannedRow, Fact | Event | Score]]] = {kind: [] for kind in models}
+    added: dict[str, list[tuple[PlannedRow, Fact | Event | Score | Spec]]] = {kind: [] for kind in models}
     for row in plan.to_write:
         model, citation = models[row.kind]
         values = dict(row.values)

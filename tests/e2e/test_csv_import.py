@@ -28,7 +28,7 @@ def test_an_editor_previews_and_imports_20_facts_without_scrolling_sideways(open
     page, watcher = sign_in(open_page, username="csv-editor", viewport=viewport)
 
     page.goto(f"/admin/vendors/vendor/{vendor.pk}/change/")
-    page.get_by_role("link", name="Import facts, events and scores from CSV").click()
+    page.get_by_role("link", name="Import facts, chips, events and scores from CSV").click()
     page.get_by_label("CSV file").set_input_files(
         {"name": "facts.csv", "mimeType": "text/csv", "buffer": twenty_facts_csv(source)}
     )

@@ -4,6 +4,8 @@ Each test opens the change page as two editors, lets one save, then posts the ot
 their browser would send it back (the revision it was opened at included).
 """
 
+from decimal import Decimal
+
 import pytest
 from django.test import Client
 from django.utils import timezone
@@ -427,3 +429,47 @@ def test_a_merged_save_leaves_the_request_as_the_browser_sent_it(profile, alice,
     posted = response.wsgi_request.POST
     assert posted["facts-0-value"] == "96 GB HBM3"  # Bob's page as he opened it
     assert posted["opened_revision"] == str(bobs["opened_revision"])
+
+
+def test_edits_to_different_specs_merge_and_the_message_names_each_by_its_chip(
+    profile, alice, bob, admin_client
+):
+    memory = f.make_spec(vendor=profile, chip="Trainium3", kind="memory", quantity=96, unit="GB")
+    bandwidth = f.make_spec(vendor=profile, chip="Trainium3", kind="bandwidth", quantity="2.9", unit="TB/s")
+    assert f.admin_post_vendor_page(admin_client, profile).status_code == 302  # in a revision
+    alices, bobs = open_page(alice, profile), open_page(bob, profile)
+    alices["specs-0-quantity"] = "144"
+    assert alice.post(change_url(profile), alices).status_code == 302
+    at = saved_at(profile)
+
+    bobs["specs-1-quantity"] = "4.9"
+    response = bob.post(change_url(profile), bobs, follow=True)
+
+    assert response.redirect_chain, response.context["adminform"].form.errors
+    assert (
+        f"Merged with alice's save of {at}: they changed Trainium3 — Memory capacity, "
+        "you changed Trainium3 — Memory bandwidth." in messages_of(response)
+    )
+    memory.refresh_from_db(), bandwidth.refresh_from_db()
+    assert (memory.quantity, bandwidth.quantity) == (144, Decimal("4.9"))
+
+
+def test_the_same_spec_number_changed_by_both_is_a_conflict_that_saves_nothing(
+    profile, alice, bob, admin_client
+):
+    spec = f.make_spec(vendor=profile, chip="Trainium3", kind="memory", quantity=96, unit="GB")
+    assert f.admin_post_vendor_page(admin_client, profile).status_code == 302
+    alices, bobs = open_page(alice, profile), open_page(bob, profile)
+    alices["specs-0-quantity"] = "144"
+    assert alice.post(change_url(profile), alices).status_code == 302
+    at = saved_at(profile)
+
+    bobs["specs-0-quantity"] = "192"
+    response = bob.post(change_url(profile), bobs)
+
+    assert response.status_code == 200
+    specs = next(i.formset for i in response.context["inline_admin_formsets"] if i.formset.prefix == "specs")
+    (message,) = specs.forms[0].errors["quantity"]
+    assert message.startswith(f"Saved by alice at {at}: 144") and "Yours: 192" in message
+    spec.refresh_from_db()
+    assert spec.quantity == 144  # nothing of Bob's is saved yet

@@ -271,10 +271,11 @@ def test_editing_a_vendor_keeps_its_rows_and_changes_one_fact_in_the_working_cop
     f.make_event(vendor=vendor, sources=[s1])
     f.make_score(vendor=vendor, axis=scored, value=4, sources=[s2])
     f.make_faq(vendor=vendor, sources=[s1, s2])
+    spec = f.make_spec(vendor=vendor, sources=[s2])
     live = f.publish(vendor)
 
     rows, initial = rows_on_page(admin_client.get(change_url(vendor)))
-    assert initial == {"facts": 2, "events": 1, "scores": 1, "faqs": 1}
+    assert initial == {"facts": 2, "events": 1, "scores": 1, "faqs": 1, "specs": 1}
     assert [r["axis"] for r in rows["scores"]] == [scored.pk, unscored.pk]  # + the pre-filled empty row
     rows["facts"][1]["value"] = "192 GB"
     rows["facts"].append(row(attribute=memory.pk, value="HBM4 later", position=""))
@@ -291,6 +292,7 @@ def test_editing_a_vendor_keeps_its_rows_and_changes_one_fact_in_the_working_cop
     assert (vendor.events.count(), vendor.faqs.count()) == (1, 1)
     assert pks(vendor.faqs.get().sources.all()) == [s1.pk, s2.pk]
     assert [(x.axis, x.value) for x in vendor.scores.all()] == [(scored, 4)]
+    assert [(x.pk, pks(x.sources.all())) for x in vendor.specs.all()] == [(spec.pk, [s2.pk])]
     # Visitors still read the version published before the edit.
     assert services.live_version(edited) == live
     assert services.state(edited) == "Live + unpublished changes"

@@ -17,8 +17,22 @@ def queries(client, url, data=None):
     return len(captured), response
 
 
-def long_profile(*, facts, events, faqs, axes, attributes, sources):
+SPEC_KINDS = [
+    {"kind": "memory", "unit": "GB"},
+    {"kind": "bandwidth", "unit": "TB/s", "quantity": "4.9"},
+    {"kind": "compute", "unit": "PFLOPS", "precision": "FP8", "quantity": "2.52"},
+]
+
+
+def long_profile(*, facts, events, faqs, axes, attributes, sources, specs=0):
     vendor = f.make_vendor()
+    for n in range(specs):
+        f.make_spec(
+            vendor=vendor,
+            chip=f"{vendor.name} Chip {n // 3}",
+            sources=sources[n % 4 : n % 4 + 2],
+            **SPEC_KINDS[n % 3],
+        )
     for n in range(facts):
         f.make_fact(
             vendor=vendor, attribute=attributes[n % len(attributes)], sources=sources[n % 5 : n % 5 + 2]
@@ -41,16 +55,17 @@ def vocabulary():
     }
 
 
-def test_a_profile_with_100_facts_30_events_and_50_faqs_opens_in_as_many_queries_as_a_short_one(
+def test_a_profile_with_100_facts_30_events_50_faqs_and_60_specs_opens_in_as_many_queries_as_a_short_one(
     admin_client, vocabulary
 ):
-    short = long_profile(facts=5, events=2, faqs=2, **vocabulary)
-    long = long_profile(facts=100, events=30, faqs=50, **vocabulary)
+    short = long_profile(facts=5, events=2, faqs=2, specs=3, **vocabulary)
+    long = long_profile(facts=100, events=30, faqs=50, specs=60, **vocabulary)
     short_count, _ = queries(admin_client, f.admin_change_url(short))
     long_count, response = queries(admin_client, f.admin_change_url(long))
     assert long_count == short_count
     assert long_count <= 40
     assert response.content.decode().count('name="facts-') > 100 * 5  # every row is on the page
+    assert response.content.decode().count('name="specs-') > 60 * 10
 
 
 def test_a_long_profile_can_be_saved_at_all(admin_client, vocabulary):
@@ -80,12 +95,14 @@ def saving_one_edited_fact(client, vendor):
 
 def test_a_long_profile_saves_in_as_many_queries_as_a_short_one(admin_client, vocabulary):
     """Validation, the revision and the save read each kind of row once, not once per row."""
-    short = long_profile(facts=5, events=2, faqs=2, **vocabulary)
-    long = long_profile(facts=100, events=30, faqs=50, **vocabulary)
+    warm = long_profile(facts=1, events=1, faqs=1, specs=1, **vocabulary)
+    saving_one_edited_fact(admin_client, warm)  # warms the content-type cache the revision reads
+    short = long_profile(facts=5, events=2, faqs=2, specs=3, **vocabulary)
+    long = long_profile(facts=100, events=30, faqs=50, specs=60, **vocabulary)
     short_count = saving_one_edited_fact(admin_client, short)
     long_count = saving_one_edited_fact(admin_client, long)
     assert long_count == short_count
-    assert long_count <= 100
+    assert long_count <= 120  # 115 when written: the chips' rows, citations and revision
 
 
 def test_the_vendor_changelist_of_a_large_catalogue_takes_under_30_queries(admin_client):
@@ -127,7 +144,8 @@ def test_the_add_page_opens_in_as_many_queries_with_12_attributes_as_with_3(admi
     assert many == few
     assert many <= 20  # 17 when written
     rows = [inline.formset for inline in response.context["inline_admin_formsets"]]
-    assert [len(formset.forms) for formset in rows[::2]] == [12, 5]  # fact rows, score rows
+    starting = {formset.prefix: len(formset.forms) for formset in rows}
+    assert (starting["facts"], starting["scores"], starting["specs"]) == (12, 5, 0)
 
 
 def refusing_a_save_with_an_error_in_the_last_faq(client, vendor):
@@ -145,9 +163,9 @@ def refusing_a_save_with_an_error_in_the_last_faq(client, vendor):
 def test_a_refused_save_of_a_long_profile_lists_its_errors_in_as_many_queries_as_a_short_one(
     admin_client, vocabulary
 ):
-    short = long_profile(facts=5, events=2, faqs=2, **vocabulary)
-    long = long_profile(facts=100, events=30, faqs=50, **vocabulary)
+    short = long_profile(facts=5, events=2, faqs=2, specs=3, **vocabulary)
+    long = long_profile(facts=100, events=30, faqs=50, specs=60, **vocabulary)
     short_count = refusing_a_save_with_an_error_in_the_last_faq(admin_client, short)
     long_count = refusing_a_save_with_an_error_in_the_last_faq(admin_client, long)
     assert long_count == short_count
-    assert long_count <= 50  # 44 when written
+    assert long_count <= 60  # 54 when written, with the chips (44 before them)

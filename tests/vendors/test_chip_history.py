@@ -18,4 +18,4 @@ def test_a_published_spec_change_reads_in_the_change_log_by_chip_and_kind_with_i
     record_revision(Vendor.objects.get(pk=vendor.pk), comment="Memory corrected.")
     services.publish(obj=Vendor.objects.get(pk=vendor.pk), user=None, note="Memory corrected.")
     page = client.get(f"/vendors/{vendor.slug}/changes/").content.decode()
-    assert "Spec Trainium3, Memory capacity: 144 -&gt; 150" in page
+    assert "Trainium3 — Memory capacity: 144 -&gt; 150" in page

@@ -311,13 +311,14 @@ def test_staff_without_the_change_permission_get_403(client, vendor, attributes)
 def test_the_change_page_links_to_import_and_export(client, editor, vendor):
     page = client.get(f"/admin/vendors/vendor/{vendor.pk}/change/").content.decode()
 
-    assert f'href="{import_url(vendor)}">Import facts, events and scores from CSV</a>' in page
+    assert f'href="{import_url(vendor)}">Import facts, chips, events and scores from CSV</a>' in page
     assert f'href="{export_url(vendor)}"' in page and "Export as CSV" in page
 
 
 # Session, user and permissions; the vendor; attributes, axes and the sources named; the
-# profile's facts, events and scores with their sources (each one query and a prefetch).
-PREVIEW_QUERIES = 14
+# profile's facts, specs, events and scores with their sources (each one query and a prefetch);
+# the chips other vendors have.
+PREVIEW_QUERIES = 16
 
 
 @pytest.mark.parametrize("count", [5, 100])
@@ -333,8 +334,9 @@ def test_the_preview_takes_the_same_queries_for_5_or_100_rows(
         lambda n: f"fact,{attributes[n % 5].name},Value {n},,no,2026-11-01,{sources[n % 10].url}",
         lambda n: f"event,2025-{1 + n % 12:02d},Event {n},,,,{sources[n % 10].url}|{sources[0].url}",
         lambda n: f"score,{axes[n % 5].name},{1 + n % 5},Reason {n},,,",
+        lambda n: f"spec,Chip {n % 7},{n + 1},,yes,2026-11-01,{sources[n % 10].url},memory,GB,,,",
     ]
-    content = csv_text(*[kinds[n % 3](n) for n in range(count)])
+    content = csv_text(*[kinds[n % 4](n) for n in range(count)])
 
     with django_assert_num_queries(PREVIEW_QUERIES):
         response = upload(client, vendor, content)

@@ -417,7 +417,7 @@ class TestVerifiedByOnTheChangeForm:
         )  # a phone shows each cell's label in the cell
         assert [v for v in verifiers if superuser.username in v] and len(verifiers) >= 3
         assert sum(superuser.username in v for v in verifiers) == 3  # the empty template rows say "-"
-        assert page.count('<th class="column-verified_on">') == 3
+        assert page.count('<th class="column-verified_on">') == 4  # facts, chips, events, scores
 
     def test_a_date_entered_by_hand_is_vouched_for_by_whoever_entered_it(
         self, admin_client, superuser, vendor

@@ -1,4 +1,4 @@
-"""“Import facts, events and scores from CSV” and “Export as CSV” on a vendor's change page.
+"""“Import facts, chips, events and scores from CSV” and “Export as CSV” on a vendor's change page.
 
 Upload, then a preview of every row (new, changed, unchanged or error), then Confirm: only
 the confirmation writes (vendors/importing.py). Between the two the file travels in the
@@ -7,7 +7,7 @@ Editors and Publishers (the change permission on the vendor) may do both; others
 
 Built on Django's csv module and forms rather than django-import-export: its current release
 (4.4.3, Oct 2026) declares Django 4.2 to 5.2, not 6.1, and it imports one model per resource
-from that model's list, where this imports three kinds of row into one vendor's working copy,
+from that model's list, where this imports four kinds of row into one vendor's working copy,
 matched row by row, with the workflow's revision and unpublished-changes state.
 """
 
@@ -154,7 +154,7 @@ class ImportsCSV:
                 confirm = self._confirm_form(vendor, form.text, form.filename, plan)
         context = {
             **self.admin_site.each_context(request),
-            "title": f"Import facts, events and scores into {vendor}",
+            "title": f"Import facts, chips, events and scores into {vendor}",
             "subtitle": None,
             "opts": self.opts,
             "original": vendor,

@@ -1,4 +1,4 @@
-"""A whole vendor profile on one admin page: facts, events, scores, FAQs and their sources."""
+"""A whole vendor profile on one admin page: facts, chips, events, scores, FAQs and their sources."""
 
 from functools import partial
 
@@ -9,6 +9,7 @@ from django.utils.text import Truncator
 from editorial import services as workflow
 from editorial.workflow import SAVE_FIELDSET, EditorialAdmin, EditorialForm
 
+from .. import units
 from ..authoring import logo_warnings
 from ..event_dates import EventDateError, event_date_text, parse_event_date
 from ..images import LogoField
@@ -19,7 +20,9 @@ from ..models import (
     Event,
     Fact,
     Score,
+    Spec,
     Vendor,
+    chip_taken_by,
     logo_upload_to,
 )
 from ..services import mark_verified
@@ -55,6 +58,67 @@ class FactForm(CitesEvidence, PositionedInlineForm):
         model = Fact
         fields = ["attribute", "value", "vendor_stated", "verified_on", "sources", "evidence", "position"]
         widgets = {"value": forms.Textarea(attrs={"rows": 2, "cols": 40})}
+
+
+class UnitField(forms.CharField):
+    """A spec's unit, offered as a list; one the site does not know is refused with the
+    units it does (vendors/units.py), and one of the wrong dimension by ``Spec.clean``."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("widget", forms.Select(choices=[("", "---------"), *((u, u) for u in units.UNITS)]))
+        super().__init__(**kwargs)
+
+    def validate(self, value):
+        super().validate(value)
+        if value and value not in units.UNITS:
+            raise forms.ValidationError(
+                f"“{value[:20]}” is not a unit the site knows. Use one of: {', '.join(units.UNITS)}.",
+                code="invalid_choice",
+            )
+
+
+class SpecForm(CitesEvidence, PositionedInlineForm):
+    unit = UnitField(max_length=8, help_text="The unit as the source gives it.")
+    quantity = forms.DecimalField(
+        max_digits=16,
+        decimal_places=6,
+        help_text="The number as the source gives it, e.g. 144 or 7.37.",
+        error_messages={"invalid": "Type the number as the source gives it, e.g. 144 or 7.37."},
+        widget=forms.TextInput(attrs={"size": 8, "inputmode": "decimal"}),
+    )
+
+    def row_name(self):
+        """“Trainium3 — Memory capacity”, by its chip and what it measures."""
+        chip = chosen(self, "chip") or self["chip"].value() or ""
+        kind = chosen(self, "kind") or self["kind"].value()
+        label = units.KINDS[kind].label if kind in units.KINDS else ""
+        return " — ".join(part for part in (str(chip).strip(), label) if part)
+
+    class Meta:
+        model = Spec
+        fields = [
+            "chip", "kind", "quantity", "unit", "scope", "precision", "sparse", "vendor_stated",
+            "verified_on", "sources", "evidence", "position",
+        ]  # fmt: skip
+        widgets = {"chip": forms.TextInput(attrs={"size": 14})}
+
+    def clean_quantity(self):
+        quantity = self.cleaned_data["quantity"]
+        if quantity is not None and quantity <= 0:
+            raise forms.ValidationError(
+                f"A spec's number is more than zero, not {units.plain(quantity)}.", code="not_positive"
+            )
+        return quantity
+
+    def clean_chip(self):
+        """A chip's address (its name's slug) is one vendor's: another's is refused by name.
+        Asked only of a row whose chip name was typed or changed (a query each)."""
+        name = self.cleaned_data["chip"].strip()
+        if "chip" in self.changed_data and name:
+            vendor_id = self.instance.vendor_id  # set by the inline formset before cleaning
+            if (other := chip_taken_by(name, vendor_id)) is not None:
+                raise forms.ValidationError(f"{name} is already a chip of {other}.", code="chip_taken")
+        return name
 
 
 class EventDateField(forms.CharField):
@@ -181,6 +245,16 @@ def standard_attributes():
     return list(Attribute.objects.all())
 
 
+class SpecInline(ShowsVerifier, ProfileInline):
+    """A vendor's chips, one number a row: the rows naming the same chip make up that chip."""
+
+    model = Spec
+    form = SpecForm
+    verbose_name = "spec"
+    verbose_name_plural = "Chips"
+    readonly_fields = ["verified_by"]
+
+
 class EventInline(ShowsVerifier, ProfileInline):
     model = Event
     form = EventForm
@@ -257,11 +331,14 @@ class VendorAdmin(ImportsCSV, InSections, ResolvesChoicesOnce, FillsPositions, E
         ),
         ("This save", {"fields": SAVE_FIELDSET}),
     ]
-    inlines = [FactInline, EventInline, ScoreInline, FAQInline]
+    # The page shows them in section_order; the chips come last here, so that the forms of the
+    # inlines that were there before keep their places in the page's context.
+    inlines = [FactInline, EventInline, ScoreInline, FAQInline, SpecInline]
     section_order = [
         "Profile",
         "Summary and verdict",
         "At a glance",
+        "Chips",
         "What changed",
         "Scores",
         "FAQs",

@@ -20,6 +20,7 @@ from .chips import (
     VersionSpec,
     chip_slug,
     chip_taken_by,
+    chips_taken,
 )
 from .claims import (
     FAQ,
@@ -71,6 +72,7 @@ __all__ = [
     "VersionSpec",
     "chip_slug",
     "chip_taken_by",
+    "chips_taken",
     "Score",
     "ScoreCitation",
     "SiteSettings",

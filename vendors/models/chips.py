@@ -121,13 +121,18 @@ class Spec(Verifiable):
 
 def chip_taken_by(name: str, vendor_id: int | None) -> str | None:
     """The name of the other vendor whose chip has this name's address, or None."""
-    slug = chip_slug(name)
+    return chips_taken(vendor_id).get(chip_slug(name))
+
+
+def chips_taken(vendor_id: int | None) -> dict[str, str]:
+    """{chip address: vendor name} for the chips of every vendor but this one, in one query:
+    what an import checks all its rows' chips against."""
+    taken: dict[str, str] = {}
     for other, vendor in (
         Spec.objects.exclude(vendor_id=vendor_id).values_list("chip", "vendor__name").distinct()
     ):
-        if chip_slug(other) == slug:
-            return vendor
-    return None
+        taken.setdefault(chip_slug(other), vendor)
+    return taken
 
 
 class SpecCitation(Citation):
