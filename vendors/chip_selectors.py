@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from django.db.models import F, OuterRef, QuerySet, Subquery
+from django.db.models import Count, F, OuterRef, QuerySet, Subquery
 
-from .documents import Chip, Source, Spec, Vendor, VendorDocument, document_of
+from .documents import Chip, Spec, Vendor, VendorDocument, document_of
 from .models import VendorVersion, VersionChip, VersionSpec
 
 # What a stored page of every live chip shows (``infra.stored.shows``): a publish that changes
@@ -43,9 +43,6 @@ class LiveChip:
     def spec(self, kind: str, scope: str = "chip") -> Spec | None:
         return self.chip.spec(kind, scope)
 
-    def sources_of(self, spec: Spec) -> list[Source]:
-        return spec.cited
-
     @property
     def profile_url(self) -> str:
         return f"{self.vendor.get_absolute_url()}#chip-{self.slug}"
@@ -61,7 +58,8 @@ def live_chips() -> QuerySet[VersionChip]:
 
 
 def value_of(kind: str, scope: str = "chip") -> Subquery:
-    """A chip's highest value of ``kind`` counted for ``scope``: what /chips/ sorts by."""
+    """A chip's highest value of ``kind`` counted for ``scope``: what /chips/ sorts by (the
+    database's ``documents.Chip.spec``)."""
     return Subquery(
         VersionSpec.objects.filter(chip=OuterRef("pk"), kind=kind, scope=scope)
         .order_by("-value")
@@ -86,6 +84,17 @@ def with_precision(chips: QuerySet[VersionChip], precision: str) -> QuerySet[Ver
     return chips.filter(
         pk__in=VersionSpec.objects.filter(kind="compute", precision=precision).values("chip_id")
     )
+
+
+def precision_counts(chips: QuerySet[VersionChip]) -> dict[str, int]:
+    """{precision: how many of ``chips`` have a compute figure at it}, in one query."""
+    rows = (
+        VersionSpec.objects.filter(kind="compute", chip__in=chips.order_by().values("pk"))
+        .values("precision")
+        .annotate(chips=Count("chip", distinct=True))
+        .order_by()
+    )
+    return {row["precision"]: row["chips"] for row in rows}
 
 
 def drawn(rows: Iterable[VersionChip]) -> list[LiveChip]:

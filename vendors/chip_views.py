@@ -7,7 +7,6 @@ from dataclasses import dataclass, field
 
 from django import forms
 from django.core.paginator import Paginator
-from django.db.models import Count
 from django.shortcuts import render
 from django.views.generic import TemplateView
 
@@ -16,7 +15,7 @@ from infra.stored import shows
 from . import chip_selectors, units
 from .chip_selectors import LiveChip
 from .documents import SCOPE_TEXT, Spec
-from .models import Precision, VersionSpec
+from .models import Precision
 
 CHIPS_PER_PAGE = 50
 COMPARE_AT_MOST = 8  # chips side by side; more are left out, saying so
@@ -98,12 +97,6 @@ class ChipRow:
     cells: list[Spec | None] = field(default_factory=list)
 
 
-def best(chip: LiveChip, kind: str) -> Spec | None:
-    """The chip's highest per-chip value of ``kind`` (what the table shows and sorts by)."""
-    values = [spec for spec in chip.specs if spec.kind == kind and spec.scope == "chip"]
-    return max(values, key=lambda spec: spec.value, default=None)
-
-
 class ChipListView(TemplateView):
     template_name = "vendors/chip_list.html"
 
@@ -124,10 +117,10 @@ class ChipListView(TemplateView):
             chips = chips.order_by(("-" if sort.startswith("-") else "") + "name", "pk")
         else:
             chips = chip_selectors.sorted_by(chips, sort.lstrip("-"), descending=sort.startswith("-"))
-        form.count_precisions(precision_counts(unfiltered_precision))
+        form.count_precisions(chip_selectors.precision_counts(unfiltered_precision))
         page = Paginator(chips, CHIPS_PER_PAGE).get_page(self.request.GET.get("page"))
         rows = [
-            ChipRow(chip=chip, cells=[best(chip, kind) for kind in COLUMNS])
+            ChipRow(chip=chip, cells=[chip.spec(kind) for kind in COLUMNS])
             for chip in chip_selectors.drawn(page.object_list)
         ]
         context.update(
@@ -141,17 +134,6 @@ class ChipListView(TemplateView):
             has_vendor_stated=any(cell and cell.vendor_stated for row in rows for cell in row.cells),
         )
         return context
-
-
-def precision_counts(chips) -> dict[str, int]:
-    """{precision: how many of ``chips`` have a compute figure at it}, in one query."""
-    rows = (
-        VersionSpec.objects.filter(kind="compute", chip__in=chips.order_by().values("pk"))
-        .values("precision")
-        .annotate(chips=Count("chip", distinct=True))
-        .order_by()
-    )
-    return {row["precision"]: row["chips"] for row in rows}
 
 
 @dataclass

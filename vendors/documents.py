@@ -373,12 +373,11 @@ class Chip(Part):
     slug: str = Field(description="The chip's address under /chips/.")
     specs: list[Spec]
 
-    def get_absolute_url(self) -> str:
-        return reverse("vendors:chip_compare") + f"?chips={self.slug}"
-
     def spec(self, kind: str, scope: str = "chip") -> Spec | None:
-        """Its first value of ``kind`` counted for ``scope`` (compute: the first precision given)."""
-        return next((row for row in self.specs if row.kind == kind and row.scope == scope), None)
+        """Its highest value of ``kind`` counted for ``scope``: what /chips/ shows of it, and
+        sorts by (vendors.chip_selectors.value_of asks the database the same)."""
+        values = [row for row in self.specs if row.kind == kind and row.scope == scope]
+        return max(values, key=lambda row: row.value, default=None)
 
 
 def chips_of(specs: Iterable[working.Spec]) -> list[dict[str, Any]]:

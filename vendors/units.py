@@ -122,8 +122,7 @@ def in_unit_of(kind: str, quantity: Decimal | str, unit: str) -> float:
 
 def plain(quantity: Decimal) -> str:
     """A quantity as the source wrote it, without trailing zeros: 144, 7.37, 0.5."""
-    text = format(quantity.normalize(), "f")
-    return text
+    return format(quantity.normalize(), "f")
 
 
 def shown(value: float) -> str:
