@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from comparisons.models import Assessment, Comparison, ComparisonVendor, Criterion
 from editorial import services
-from vendors.models import FAQ, Attribute, Axis, Event, Fact, Lane, Score, Source, Spec, Vendor
+from vendors.models import FAQ, Attribute, Availability, Axis, Event, Fact, Lane, Score, Source, Spec, Vendor
 
 _seq = itertools.count(1)
 
@@ -125,6 +125,19 @@ def make_spec(*, vendor, sources=(), **fields):
     return spec
 
 
+def make_availability(*, vendor, sources=(), **fields):
+    """An availability date of ``vendor``'s chip: by default generally available in October 2025."""
+    fields.setdefault("chip", f"{vendor.name} Chip")
+    fields.setdefault("stage", "ga")
+    fields.setdefault("month", dt.date(2025, 10, 1))
+    fields.setdefault("verified_on", dt.date(2026, 11, 1))
+    row = Availability(vendor=vendor, **fields)
+    row.full_clean(exclude=["vendor"])
+    row.save()
+    row.sources.set(sources)
+    return row
+
+
 def make_superuser(**fields):
     n = _n()
     return get_user_model().objects.create_superuser(
@@ -193,6 +206,7 @@ def role_group(name):
             Group, Permission
         )
         importlib.import_module("vendors.migrations.0016_spec_permissions").grant(Group, Permission)
+        importlib.import_module("vendors.migrations.0018_availability_permissions").grant(Group, Permission)
     return Group.objects.get(name=name)
 
 
@@ -249,14 +263,14 @@ def admin_rows_on_page(response):
     return rows, initial
 
 
-VENDOR_ADMIN_INLINES = ["facts", "events", "scores", "faqs", "specs"]
+VENDOR_ADMIN_INLINES = ["facts", "events", "scores", "faqs", "specs", "availability"]
 VENDOR_ADMIN_TEXT = ["name", "slug", "company", "logo_alt", "summary", "what_it_is", "best_for", "watch_out",
                      "verdict", "alternative_blurb"]  # fmt: skip
 
 
 def vendor_admin_post(vendor, *, rows=None, initial=None, **overrides):
     """The vendor change form as its page posts it back: the vendor's own fields as saved
-    (unless overridden), the revision the page was opened at, and the five inline formsets
+    (unless overridden), the revision the page was opened at, and the six inline formsets
     (``rows`` and ``initial`` as admin_rows_on_page returns them; empty when not given)."""
     from editorial.revisions import latest_version_id
 

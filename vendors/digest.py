@@ -1,12 +1,13 @@
 """What each editor's daily digest says of vendors (editorial/notifications.py): the facts,
-events and scores they last verified that are stale now (the one rule, VerifiableQuerySet.stale),
-and the dead sources those cite."""
+events, scores, chip specs and availability dates they last verified that are stale now (the
+one rule, VerifiableQuerySet.stale), and the dead sources those cite."""
 
 from django.conf import settings
 from django.db.models import Q
 from django.urls import reverse
 
-from .models import Event, Fact, Score, Source
+from .models import Source
+from .publishing import VERIFIED_KINDS
 
 SHOWN_AT_MOST = 20  # rows named per kind; the queue has the rest
 
@@ -14,7 +15,8 @@ SHOWN_AT_MOST = 20  # rows named per kind; the queue has the rest
 def stale_rows_and_dead_sources(user):
     lines = []
     queue = settings.SITE_URL.rstrip("/") + reverse("admin:vendors_stalefact_changelist")
-    for model, noun in ((Fact, "facts"), (Event, "events"), (Score, "scores")):
+    for model in VERIFIED_KINDS.values():
+        noun = model._meta.verbose_name_plural
         rows = model.objects.filter(verified_by=user).stale().select_related("vendor").order_by("pk")
         count = rows.count()
         if count:
@@ -22,7 +24,7 @@ def stale_rows_and_dead_sources(user):
             more = f" and {count - SHOWN_AT_MOST} more" if count > SHOWN_AT_MOST else ""
             lines.append(f"- {count} of the {noun} you verified are stale: {named}{more}.")
     cited = Q()
-    for model in (Fact, Event, Score):
+    for model in VERIFIED_KINDS.values():
         cited |= Q(pk__in=model.sources.through.objects.filter(cited__verified_by=user).values("source"))
     dead = Source.objects.filter(cited, problem_on__isnull=False)
     for source in dead.order_by("pk")[:SHOWN_AT_MOST]:

@@ -366,12 +366,62 @@ class Spec(Verified):
         return f"notes-spec-{self.id}"
 
 
+type StageValue = Literal["announced", "preview", "ga"]
+STAGES: Final[dict[str, str]] = {"announced": "Announced", "preview": "In preview", "ga": "Generally available"}
+
+
+class Availability(Verified):
+    """When a chip reached a stage, to the month, as its sources state: a dated value."""
+
+    chip: str = Field(description="The chip's name, e.g. “MI355X”.")
+    stage: StageValue = Field(description="The stage reached: announced, preview or ga (generally available).")
+    month: dt.date = Field(description="The first day of the month it reached the stage; no day is meant.")
+    vendor_stated: bool = Field(description="As stated by the vendor, not reported by others.")
+
+    @property
+    def stage_label(self) -> str:
+        return STAGES[self.stage]
+
+    @computed_field(description="The month as pages show it, e.g. “Oct 2025”.")  # type: ignore[prop-decorator]
+    @property
+    def display_month(self) -> str:
+        return display_date(self.month, "month")
+
+    @property
+    def reached(self) -> int:
+        """How far along the stage is (announced 0, preview 1, generally available 2)."""
+        return list(STAGES).index(self.stage)
+
+    @property
+    def label(self) -> str:
+        return self.stage_label
+
+    @property
+    def cited_as(self) -> str:
+        return f"{self.chip}: {self.stage_label}"
+
+    @property
+    def anchor(self) -> str:
+        return f"notes-availability-{self.id}"
+
+
 class Chip(Part):
-    """A chip of the profile: its name, its address, and its numbers in the editors' order."""
+    """A chip of the profile: its name, its address, its numbers in the editors' order, and
+    the stages it has reached, in the order it reached them."""
 
     name: str
     slug: str = Field(description="The chip's address under /chips/.")
     specs: list[Spec]
+    availability: list[Availability] = Field(
+        default_factory=list,
+        description="Each stage it reached (announced, preview, generally available) with its month; "
+        "none in documents before them.",
+    )
+
+    @property
+    def stage(self) -> Availability | None:
+        """The furthest stage it has reached (the latest month among equals): what /chips/ shows."""
+        return max(self.availability, key=lambda row: (row.reached, row.month), default=None)
 
     def spec(self, kind: str, scope: str = "chip") -> Spec | None:
         """Its highest value of ``kind`` counted for ``scope``: what /chips/ shows of it, and
@@ -380,12 +430,21 @@ class Chip(Part):
         return max(values, key=lambda row: row.value, default=None)
 
 
-def chips_of(specs: Iterable[working.Spec]) -> list[dict[str, Any]]:
-    """A working copy's specs, in their order, grouped into chips by name."""
+def chips_of(
+    specs: Iterable[working.Spec], availability: Iterable[working.Availability] = ()
+) -> list[dict[str, Any]]:
+    """A working copy's specs, in their order, grouped into chips by name; then each chip's
+    availability, oldest month first (a chip with no spec yet comes after those with one)."""
     chips: dict[str, dict[str, Any]] = {}
+
+    def chip(row: working.Spec | working.Availability) -> dict[str, Any]:
+        empty = {"name": row.chip, "slug": row.chip_slug, "specs": [], "availability": []}
+        return chips.setdefault(row.chip_slug, empty)
+
     for spec in specs:
-        chip = chips.setdefault(spec.chip_slug, {"name": spec.chip, "slug": spec.chip_slug, "specs": []})
-        chip["specs"].append(spec)
+        chip(spec)["specs"].append(spec)
+    for row in sorted(availability, key=lambda row: (row.month, row.position, row.pk)):
+        chip(row)["availability"].append(row)
     return list(chips.values())
 
 
@@ -583,10 +642,15 @@ class VendorDocument(PublishedDocument):
         yield from self.scores
         yield from self.faqs
         yield from self.specs
+        yield from self.availability
 
     @property
     def specs(self) -> list[Spec]:
         return [spec for chip in self.chips for spec in chip.specs]
+
+    @property
+    def availability(self) -> list[Availability]:
+        return [row for chip in self.chips for row in chip.availability]
 
     @property
     def facts_verified(self) -> PageVerification:
@@ -610,12 +674,15 @@ class VendorDocument(PublishedDocument):
     @classmethod
     def build(cls, vendor: working.Vendor) -> VendorDocument:
         """The document of a working copy whose rows are prefetched (vendors.publishing)."""
-        rows: list[working.Fact | working.Event | working.Score | working.FAQ | working.Spec] = [
+        rows: list[
+            working.Fact | working.Event | working.Score | working.FAQ | working.Spec | working.Availability
+        ] = [
             *vendor.facts.all(),
             *vendor.events.all(),
             *vendor.scores.all(),
             *vendor.faqs.all(),
             *vendor.specs.all(),
+            *vendor.availability.all(),
         ]
         return cls.model_validate(
             {
@@ -624,7 +691,7 @@ class VendorDocument(PublishedDocument):
                 "events": list(vendor.events.all()),
                 "scores": sorted(vendor.scores.all(), key=lambda s: (s.axis.position, s.axis.name)),
                 "faqs": list(vendor.faqs.all()),
-                "chips": chips_of(vendor.specs.all()),
+                "chips": chips_of(vendor.specs.all(), vendor.availability.all()),
                 "sources": cls.cited_by(rows),
             }
         )

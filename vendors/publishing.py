@@ -17,10 +17,11 @@ from editorial.registry import Publication
 
 from . import units
 from .documents import FAQ as FAQDocument
-from .documents import VendorDocument, Verified, document_of
+from .documents import STAGES, VendorDocument, Verified, document_of
 from .markdown import plain_text
 from .models import (
     FAQ,
+    Availability,
     Axis,
     Event,
     Fact,
@@ -36,7 +37,23 @@ from .models import (
     display_date,
 )
 
-VERIFIED_KINDS = {"facts": Fact, "events": Event, "scores": Score}
+# The rows an editor verifies, by the name of their list in a document (a chip's specs and
+# availability are lists of each chip): what “Mark verified today”, the staleness queues and
+# carrying a verification across versions all go through.
+VERIFIED_KINDS = {"facts": Fact, "events": Event, "scores": Score, "specs": Spec, "availability": Availability}
+CHIP_KINDS = ("specs", "availability")
+
+
+def verified_rows(document: dict[str, Any]):
+    """(kind, row) for each verified row of a document as JSON, in page order."""
+    for kind in VERIFIED_KINDS:
+        if kind not in CHIP_KINDS:
+            for row in document[kind]:
+                yield kind, row
+    for chip in document.get("chips", []):
+        for kind in CHIP_KINDS:
+            for row in chip.get(kind, []):
+                yield kind, row
 
 
 def vendor_document(vendor: Vendor) -> dict[str, Any]:
@@ -67,6 +84,10 @@ def _with_rows(queryset):
         ),
         Prefetch("faqs", queryset=FAQ.objects.prefetch_related(plain_sources, citations_of(FAQ))),
         Prefetch("specs", queryset=Spec.objects.prefetch_related(plain_sources, citations_of(Spec))),
+        Prefetch(
+            "availability",
+            queryset=Availability.objects.prefetch_related(plain_sources, citations_of(Availability)),
+        ),
     )
 
 
@@ -83,6 +104,12 @@ def spec_row_name(row: dict[str, Any]) -> str:
     return " — ".join(part for part in (row.get("chip") or "", kind.label if kind else "") if part)
 
 
+def availability_row_name(row: dict[str, Any]) -> str:
+    """“MI355X — Generally available”, as the change page names the row."""
+    stage = STAGES.get(row.get("stage") or "")
+    return " — ".join(part for part in (row.get("chip") or "", stage or "") if part)
+
+
 class VendorPublication(Publication):
     model = Vendor
     version_model = VendorVersion
@@ -93,6 +120,7 @@ class VendorPublication(Publication):
         "vendors.score": Kind("Score", "ref:axis", "value"),
         "vendors.faq": Kind("FAQ", "question"),
         "vendors.spec": Kind("", "chip", "quantity", name=spec_row_name),
+        "vendors.availability": Kind("", "chip", "month", name=availability_row_name),
     }
 
     def document(self, obj):
@@ -110,6 +138,7 @@ class VendorPublication(Publication):
             (page.scores, "score"),
             (page.faqs, "FAQ"),
             *([(page.specs, "chip spec")] if page.specs else []),
+            *([(page.availability, "availability date")] if page.availability else []),
         ]
         lines = [
             f"{', '.join(count(len(rows), noun) for rows, noun in kinds)}, "
@@ -159,10 +188,9 @@ class VendorPublication(Publication):
 
     def content(self, document):
         content = copy.deepcopy(document)
-        for kind in VERIFIED_KINDS:
-            content[kind] = [_without_verification(row) for row in content[kind]]
-        for chip in content.get("chips", []):
-            chip["specs"] = [_without_verification(row) for row in chip["specs"]]
+        for _, row in verified_rows(content):
+            for key in VERIFICATION:
+                row.pop(key, None)
         content["sources"] = sources_content(content["sources"])
         return content
 
@@ -224,14 +252,13 @@ def sources_content(sources: dict[str, dict[str, Any]]) -> dict[str, dict[str, A
 def _newer_verified(*, source, target):
     """(kind, target row, source row) for each row that says the same in both documents and
     was verified later in ``source``: the one rule for carrying verification across versions."""
-    for kind in VERIFIED_KINDS:
-        rows = {row["id"]: row for row in source[kind]}
-        for row in target[kind]:
-            other = rows.get(row["id"])
-            if other is None or _without_verification(other) != _without_verification(row):
-                continue
-            if other["verified_on"] and _verified_key(row) < _verified_key(other):
-                yield kind, row, other
+    rows = {(kind, row["id"]): row for kind, row in verified_rows(source)}
+    for kind, row in verified_rows(target):
+        other = rows.get((kind, row["id"]))
+        if other is None or _without_verification(other) != _without_verification(row):
+            continue
+        if other["verified_on"] and _verified_key(row) < _verified_key(other):
+            yield kind, row, other
 
 
 def _verified_key(row):

@@ -18,6 +18,7 @@ from editorial.revisions import record_revision
 
 from .importing import ImportChanged, ImportFileError, Plan, PlannedRow, plan_import
 from .models import (
+    Availability,
     Event,
     EventCitation,
     Fact,
@@ -32,6 +33,7 @@ from .models import (
     VendorVersion,
     Verifiable,
 )
+from .publishing import VERIFIED_KINDS
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -50,12 +52,14 @@ def mark_verified(
     facts: QuerySet[Fact] | None = None,
     events: QuerySet[Event] | None = None,
     scores: QuerySet[Score] | None = None,
+    specs: QuerySet[Spec] | None = None,
+    availability: QuerySet[Availability] | None = None,
     vendors: QuerySet[Vendor] | None = None,
     today: dt.date | None = None,
 ) -> tuple[dict[type[Model], int], list[int]]:
-    """Stamp today's date and ``user`` as verified: on the rows of the ``facts``, ``events``
-    and ``scores`` querysets given, or on every fact, event and score of the ``vendors``
-    queryset.
+    """Stamp today's date and ``user`` as verified: on the rows of the ``facts``, ``events``,
+    ``scores``, ``specs`` and ``availability`` querysets given, or on every verified row
+    (publishing.VERIFIED_KINDS) of the ``vendors`` queryset.
 
     Each vendor touched gets a revision (its history says who verified it, and a change
     form opened before is refused rather than saved over the new dates), and its live
@@ -71,19 +75,16 @@ def mark_verified(
     counts: dict[type[Model], int] = {}
     if vendors is not None:
         vendor_pks = list(vendors.values_list("pk", flat=True))
-        for model in (Fact, Event, Score):
+        for model in VERIFIED_KINDS.values():
             counts[model] = model.objects.filter(vendor__in=vendor_pks).update(**stamp)
         counts[Vendor] = len(vendor_pks)
     else:
         touched: set[int] = set()
-        chosen: tuple[tuple[ClaimModel, QuerySet[Any] | None], ...] = (
-            (Fact, facts),
-            (Event, events),
-            (Score, scores),
-        )
-        for model, rows in chosen:
+        chosen = {"facts": facts, "events": events, "scores": scores, "specs": specs, "availability": availability}
+        for kind, rows in chosen.items():
             if rows is None:
                 continue
+            model = VERIFIED_KINDS[kind]
             pks = list(rows.values_list("pk", flat=True))
             touched.update(
                 model.objects.filter(pk__in=pks).order_by().values_list("vendor", flat=True).distinct()

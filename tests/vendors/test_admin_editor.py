@@ -302,6 +302,7 @@ def test_the_change_page_has_a_menu_of_its_sections_each_linking_to_its_place(ad
         "Summary and verdict",
         "At a glance",
         "Chips",
+        "Chip availability",
         "What changed",
         "Scores",
         "FAQs",

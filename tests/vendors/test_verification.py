@@ -19,7 +19,7 @@ from reversion.models import Version
 
 from editorial import services
 from tests import factories as f
-from vendors.models import Event, Fact, Score
+from vendors.models import Availability, Event, Fact, Score, Spec
 
 pytestmark = pytest.mark.django_db
 
@@ -346,6 +346,8 @@ class TestMarkVerifiedOnVendors:
         f.make_fact(vendor=vendor, verified_on=days_ago(10))
         f.make_event(vendor=vendor)
         f.make_score(vendor=vendor)
+        f.make_spec(vendor=vendor, verified_on=None)
+        f.make_availability(vendor=vendor, verified_on=days_ago(200))
         f.make_fact(vendor=untouched, verified_on=None)
         f.publish(vendor)
         f.publish(untouched)
@@ -353,15 +355,20 @@ class TestMarkVerifiedOnVendors:
         response = run_action(admin_client, VENDORS, "mark_verified_today", [vendor])
 
         page = response.content.decode()
-        assert "Marked 1 vendor verified today: 2 facts, 1 event and 1 score." in page
+        assert (
+            "Marked 1 vendor verified today: 2 facts, 1 event, 1 score, 1 chip spec and 1 availability date."
+            in page
+        )
         today = timezone.localdate()
-        for model in (Fact, Event, Score):
+        for model in (Fact, Event, Score, Spec, Availability):
             rows = model.objects.filter(vendor=vendor)
             assert rows.exists()
             assert set(rows.values_list("verified_on", "verified_by")) == {(today, superuser.pk)}
         live = services.live_version(vendor)
         assert (live.verified_on, live.unverified_facts, live.fact_count) == (today, 0, 2)
         live_rows = [row for kind in ("facts", "events", "scores") for row in live.document[kind]]
+        live_rows += [row for chip in live.document["chips"] for row in chip["specs"] + chip["availability"]]
+        assert len(live_rows) == 6
         assert {row["verified_on"] for row in live_rows} == {today.isoformat()}
         assert Fact.objects.get(vendor=untouched).verified_on is None
         assert services.live_version(untouched).unverified_facts == 1
@@ -417,7 +424,8 @@ class TestVerifiedByOnTheChangeForm:
         )  # a phone shows each cell's label in the cell
         assert [v for v in verifiers if superuser.username in v] and len(verifiers) >= 3
         assert sum(superuser.username in v for v in verifiers) == 3  # the empty template rows say "-"
-        assert page.count('<th class="column-verified_on">') == 4  # facts, chips, events, scores
+        # facts, chips, chip availability, events, scores
+        assert page.count('<th class="column-verified_on">') == 5
 
     def test_a_date_entered_by_hand_is_vouched_for_by_whoever_entered_it(
         self, admin_client, superuser, vendor
@@ -499,7 +507,7 @@ class TestAdminIndex:
         page = admin_client.get("/admin/").content.decode()
 
         assert (
-            f'<a href="{QUEUE}">3 stale rows</a> (2 facts, 1 event, 0 scores: not verified in the last'
+            f'<a href="{QUEUE}">3 stale rows</a> (2 facts, 1 event, 0 scores, 0 chip specs, 0 availability dates: not verified in the last'
             in page
         )
         assert "90 days, or citing a source that failed its checks)" in page
@@ -508,7 +516,7 @@ class TestAdminIndex:
         settings.FRESHNESS_DAYS = 30
         f.make_fact(vendor=vendor, verified_on=days_ago(31))
 
-        assert "1 stale row</a> (1 fact, 0 events, 0 scores: not verified in the last 30 days" in (
+        assert "1 stale row</a> (1 fact, 0 events, 0 scores, 0 chip specs, 0 availability dates: not verified in the last 30 days" in (
             admin_client.get("/admin/").content.decode()
         )
 
@@ -519,7 +527,7 @@ class TestAdminIndex:
         request = RequestFactory().get("/admin/")
         request.user = superuser
         template = engines["django"].from_string("{% load staleness %}{% stale_facts as s %}{{ s.count }}")
-        with django_assert_num_queries(3):
+        with django_assert_num_queries(5):  # facts, events, scores, chip specs, availability dates
             assert template.render({"request": request}) == "0"
 
     def test_not_shown_to_a_user_who_may_not_view_facts_events_or_scores(self, client):
@@ -776,6 +784,8 @@ class TestVerifyingALivePage:
 
 EVENTS = "/admin/vendors/staleevent/"
 SCORES = "/admin/vendors/stalescore/"
+SPECS = "/admin/vendors/stalespec/"
+AVAILABILITY = "/admin/vendors/staleavailability/"
 
 
 def verify_row(client, url, obj):
@@ -882,10 +892,12 @@ class TestQueueOfEventsAndScores:
         assert dead.problem_text.startswith("source returned 404 on ") and dead.problem_text in text
         assert "page text changed since 28 Nov" in text
 
-    # Session, user, 3 counts for the menu, the filters' choices (vendors, lanes, and
+    # Session, user, 5 counts for the menu, the filters' choices (vendors, lanes, and
     # attributes or axes), 2 counts, a site-settings check, the rows, their flagged sources.
     @pytest.mark.parametrize(
-        ("url", "queries"), [(QUEUE, 13), (EVENTS, 12), (SCORES, 13)], ids=["facts", "events", "scores"]
+        ("url", "queries"),
+        [(QUEUE, 15), (EVENTS, 14), (SCORES, 15), (SPECS, 14), (AVAILABILITY, 14)],
+        ids=["facts", "events", "scores", "specs", "availability"],
     )
     def test_query_count_is_the_same_at_two_sizes(
         self, admin_client, django_assert_num_queries, url, queries
@@ -899,6 +911,11 @@ class TestQueueOfEventsAndScores:
                     f.make_fact(vendor=vendor, verified_on=None, sources=[source])
                     f.make_event(vendor=vendor, verified_on=None, sources=[source])
                 f.make_score(vendor=vendor, verified_on=None, sources=[source])
+                for n in range(3):
+                    f.make_spec(vendor=vendor, chip=f"{vendor.name} X{n}", verified_on=None, sources=[source])
+                    f.make_availability(
+                        vendor=vendor, chip=f"{vendor.name} X{n}", verified_on=None, sources=[source]
+                    )
 
         fill(1)
         admin_client.get(url)  # warm the session and the content types

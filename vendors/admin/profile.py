@@ -1,5 +1,6 @@
 """A whole vendor profile on one admin page: facts, chips, events, scores, FAQs and their sources."""
 
+import datetime as dt
 from functools import partial
 
 from django import forms
@@ -16,11 +17,13 @@ from ..images import LogoField
 from ..models import (
     FAQ,
     Attribute,
+    Availability,
     Axis,
     Event,
     Fact,
     Score,
     Spec,
+    Stage,
     Vendor,
     chip_taken_by,
     logo_upload_to,
@@ -77,7 +80,21 @@ class UnitField(forms.CharField):
             )
 
 
-class SpecForm(CitesEvidence, PositionedInlineForm):
+class NamesChip:
+    """A row of a chip (a spec, an availability date), named by the chip's name."""
+
+    def clean_chip(self):
+        """A chip's address (its name's slug) is one vendor's: another's is refused by name.
+        Asked only of a row whose chip name was typed or changed (a query each)."""
+        name = self.cleaned_data["chip"].strip()
+        if "chip" in self.changed_data and name:
+            vendor_id = self.instance.vendor_id  # set by the inline formset before cleaning
+            if (other := chip_taken_by(name, vendor_id)) is not None:
+                raise forms.ValidationError(f"{name} is already a chip of {other}.", code="chip_taken")
+        return name
+
+
+class SpecForm(NamesChip, CitesEvidence, PositionedInlineForm):
     unit = UnitField(max_length=8, help_text="The unit as the source gives it.")
     quantity = forms.DecimalField(
         max_digits=16,
@@ -110,15 +127,53 @@ class SpecForm(CitesEvidence, PositionedInlineForm):
             )
         return quantity
 
-    def clean_chip(self):
-        """A chip's address (its name's slug) is one vendor's: another's is refused by name.
-        Asked only of a row whose chip name was typed or changed (a query each)."""
-        name = self.cleaned_data["chip"].strip()
-        if "chip" in self.changed_data and name:
-            vendor_id = self.instance.vendor_id  # set by the inline formset before cleaning
-            if (other := chip_taken_by(name, vendor_id)) is not None:
-                raise forms.ValidationError(f"{name} is already a chip of {other}.", code="chip_taken")
-        return name
+
+class MonthField(forms.CharField):
+    """A month typed as 2025-10 (vendors/event_dates.py reads it); it cleans to its first day."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("widget", forms.TextInput(attrs={"size": 8, "placeholder": "2025-10"}))
+        super().__init__(**kwargs)
+
+    def prepare_value(self, value):
+        return f"{value:%Y-%m}" if isinstance(value, dt.date) else value
+
+    def to_python(self, value):
+        value = super().to_python(value)
+        if value in self.empty_values:
+            return None
+        try:
+            day, precision = parse_event_date(value)
+        except EventDateError as error:
+            raise forms.ValidationError(str(error).replace("a date", "a month"), code="invalid") from error
+        if precision != Event.Precision.MONTH:
+            raise forms.ValidationError(
+                f"“{value[:40]}”: availability is dated to the month; type the year and month, e.g. 2025-10.",
+                code="not_a_month",
+            )
+        return day
+
+    def has_changed(self, initial, data):
+        try:
+            return self.to_python(self.prepare_value(initial)) != self.to_python(data)
+        except forms.ValidationError:
+            return True
+
+
+class AvailabilityForm(NamesChip, CitesEvidence, PositionedInlineForm):
+    month = MonthField(label="Month", help_text="The month the chip reached the stage, e.g. 2025-10.")
+
+    def row_name(self):
+        """“MI355X — Generally available”, by its chip and stage."""
+        chip = chosen(self, "chip") or self["chip"].value() or ""
+        stage = chosen(self, "stage") or self["stage"].value()
+        label = Stage(stage).label if stage in Stage.values else ""
+        return " — ".join(part for part in (str(chip).strip(), label) if part)
+
+    class Meta:
+        model = Availability
+        fields = ["chip", "stage", "month", "vendor_stated", "verified_on", "sources", "evidence", "position"]
+        widgets = {"chip": forms.TextInput(attrs={"size": 14})}
 
 
 class EventDateField(forms.CharField):
@@ -255,6 +310,16 @@ class SpecInline(ShowsVerifier, ProfileInline):
     readonly_fields = ["verified_by"]
 
 
+class AvailabilityInline(ShowsVerifier, ProfileInline):
+    """When each chip was announced, in preview, generally available: one stage a row, to the month."""
+
+    model = Availability
+    form = AvailabilityForm
+    verbose_name = "availability date"
+    verbose_name_plural = "Chip availability"
+    readonly_fields = ["verified_by"]
+
+
 class EventInline(ShowsVerifier, ProfileInline):
     model = Event
     form = EventForm
@@ -333,12 +398,13 @@ class VendorAdmin(ImportsCSV, InSections, ResolvesChoicesOnce, FillsPositions, E
     ]
     # The page shows them in section_order; the chips come last here, so that the forms of the
     # inlines that were there before keep their places in the page's context.
-    inlines = [FactInline, EventInline, ScoreInline, FAQInline, SpecInline]
+    inlines = [FactInline, EventInline, ScoreInline, FAQInline, SpecInline, AvailabilityInline]
     section_order = [
         "Profile",
         "Summary and verdict",
         "At a glance",
         "Chips",
+        "Chip availability",
         "What changed",
         "Scores",
         "FAQs",
@@ -388,6 +454,7 @@ class VendorAdmin(ImportsCSV, InSections, ResolvesChoicesOnce, FillsPositions, E
         messages.success(
             request,
             f"Marked {plural(counts[Vendor], 'vendor')} verified today: "
-            f"{plural(counts[Fact], 'fact')}, {plural(counts[Event], 'event')} "
-            f"and {plural(counts[Score], 'score')}.",
+            f"{plural(counts[Fact], 'fact')}, {plural(counts[Event], 'event')}, "
+            f"{plural(counts[Score], 'score')}, {plural(counts[Spec], 'chip spec')} "
+            f"and {plural(counts[Availability], 'availability date')}.",
         )

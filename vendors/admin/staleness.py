@@ -1,6 +1,6 @@
-"""Verification: “Mark verified today”, and the staleness queue of facts, events and scores.
+"""Verification: “Mark verified today”, and the staleness queue of every verified row.
 
-The queue is one list per kind (facts, events, scores) under one menu, each with the same
+The queue is one list per kind (facts, events, scores, chip specs, availability) under one menu, each with the same
 rule (VerifiableQuerySet.stale()), the same columns and the same ways out: an “Edit” link
 to the row itself on its vendor's page (``#fact-12``), a “Mark verified today” button on
 each row, and the action for the rows ticked.
@@ -19,7 +19,19 @@ from django.utils.text import Truncator
 from editorial.admin_input import ValidatesInitial
 
 from ..freshness import verified_moment
-from ..models import Event, Fact, Score, StaleEvent, StaleFact, StaleScore
+from .. import units
+from ..models import (
+    Availability,
+    Event,
+    Fact,
+    Score,
+    Spec,
+    StaleAvailability,
+    StaleEvent,
+    StaleFact,
+    StaleScore,
+    StaleSpec,
+)
 from ..services import mark_verified
 
 MARK_VERIFIED_LABEL = "Mark verified today"
@@ -45,7 +57,19 @@ def row_edit_url(obj):
 
 
 # The kinds of row the queue lists, in its menu's order: (proxy, concrete model, keyword for mark_verified).
-QUEUES = [(StaleFact, Fact, "facts"), (StaleEvent, Event, "events"), (StaleScore, Score, "scores")]
+QUEUES = [
+    (StaleFact, Fact, "facts"),
+    (StaleEvent, Event, "events"),
+    (StaleScore, Score, "scores"),
+    (StaleSpec, Spec, "specs"),
+    (StaleAvailability, Availability, "availability"),
+]
+
+
+def queue_nouns(label):
+    """(singular, plural) of a queue's kind, from its plural label (“facts”, “chip specs”)."""
+    concrete = next(concrete for _, concrete, _ in QUEUES if concrete._meta.verbose_name_plural == label)
+    return str(concrete._meta.verbose_name), str(label)
 
 
 def queue_counts(user, *, verified_by=None):
@@ -250,3 +274,31 @@ class StaleScoreAdmin(StaleQueueAdmin):
     def short_value(self, obj):
         reason = Truncator(obj.reason).chars(60)
         return f"{obj.value}" + (f": {reason}" if reason else "")
+
+
+@admin.register(StaleSpec)
+class StaleSpecAdmin(StaleQueueAdmin):
+    item_fields = ["chip", "kind"]
+    tie_break = ["chip", "position"]
+    list_filter = [*StaleQueueAdmin.list_filter, "kind", "scope"]
+    list_select_related = ["vendor", "verified_by"]
+    search_fields = ["chip", "vendor__name"]
+
+    @admin.display(description="value")
+    def short_value(self, obj):
+        counted = f", {obj.get_scope_display().lower()}" if obj.scope != "chip" else ""
+        precision = f" {obj.precision}{' sparse' if obj.sparse else ''}" if obj.precision else ""
+        return f"{units.plain(obj.quantity)} {obj.unit}{precision}{counted}"
+
+
+@admin.register(StaleAvailability)
+class StaleAvailabilityAdmin(StaleQueueAdmin):
+    item_fields = ["chip", "stage"]
+    tie_break = ["chip", "month"]
+    list_filter = [*StaleQueueAdmin.list_filter, "stage"]
+    list_select_related = ["vendor", "verified_by"]
+    search_fields = ["chip", "vendor__name"]
+
+    @admin.display(description="month", ordering="month")
+    def short_value(self, obj):
+        return f"{obj.month:%b %Y}"

@@ -82,6 +82,7 @@ class Spec(Verifiable):
 
     class Meta:
         ordering = ["vendor", "position", "pk"]
+        verbose_name = "chip spec"
         constraints = [
             models.CheckConstraint(
                 condition=Q(kind="compute") | Q(precision="", sparse=False),
@@ -135,6 +136,77 @@ def chips_taken(vendor_id: int | None) -> dict[str, str]:
     return taken
 
 
+class StaleSpec(Spec):
+    """The staleness queue's chip specs (see claims.StaleFact); the admin checks the Spec permissions."""
+
+    class Meta:
+        proxy = True
+        verbose_name = "stale chip spec"
+        verbose_name_plural = "staleness queue: chip specs"
+        default_permissions = ()
+
+
+class Stage(models.TextChoices):
+    """How far a chip has come, in the order it gets there."""
+
+    ANNOUNCED = "announced", "Announced"
+    PREVIEW = "preview", "In preview"
+    GA = "ga", "Generally available"
+
+
+class Availability(Verifiable):
+    """When a chip reached a stage (announced, in preview, generally available), to the month,
+    as its sources state: a dated value of the chip, cited and verified like its numbers."""
+
+    vendor = models.ForeignKey(Vendor, on_delete=models.CASCADE, related_name="availability")
+    chip = models.CharField(
+        max_length=80, help_text="The chip (product generation) it dates, e.g. “Trainium3”."
+    )
+    stage = models.CharField(max_length=10, choices=Stage.choices)
+    month = models.DateField(help_text="The month it reached the stage, e.g. 2025-10 (no day is kept).")
+    vendor_stated = models.BooleanField(
+        default=False, help_text="Tick when the date comes from the vendor itself."
+    )
+    position = models.PositiveIntegerField(default=0, help_text="Order within the page.")
+    sources = models.ManyToManyField(
+        Source, through="AvailabilityCitation", blank=True, related_name="availability"
+    )
+
+    objects = VerifiableQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["vendor", "position", "pk"]
+        verbose_name = "availability date"
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(month__day=1),
+                name="availability_month_only",
+                violation_error_message="An availability date is a month: its day is the first.",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.chip}: {self.get_stage_display()} {self.month:%b %Y}" if self.month else self.chip
+
+    @property
+    def chip_slug(self) -> str:
+        return chip_slug(self.chip)
+
+    def clean(self):
+        if self.chip and not chip_slug(self.chip):
+            raise ValidationError({"chip": "A chip's name has letters or digits."})
+
+
+class StaleAvailability(Availability):
+    """The staleness queue's availability dates; the admin checks the Availability permissions."""
+
+    class Meta:
+        proxy = True
+        verbose_name = "stale availability date"
+        verbose_name_plural = "staleness queue: availability"
+        default_permissions = ()
+
+
 class SpecCitation(Citation):
     cited = models.ForeignKey(Spec, on_delete=models.CASCADE, db_column="spec_id")
 
@@ -182,5 +254,18 @@ class VersionSpec(models.Model):
         return f"{self.kind} {self.value}"
 
 
+class AvailabilityCitation(Citation):
+    cited = models.ForeignKey(Availability, on_delete=models.CASCADE, db_column="availability_id")
+
+    class Meta(Citation.Meta):
+        verbose_name = "availability citation"
+        constraints = [
+            models.UniqueConstraint(fields=["cited", "source"], name="unique_availability_citation"),
+            *evidence_constraints("availability_citation"),
+        ]
+
+
 reversion.register(Spec, follow=["speccitation_set"])
 reversion.register(SpecCitation)
+reversion.register(Availability, follow=["availabilitycitation_set"])
+reversion.register(AvailabilityCitation)

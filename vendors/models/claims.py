@@ -340,6 +340,7 @@ reversion.register(
         "scores_for_revision",
         "faqs_for_revision",
         "specs_for_revision",
+        "availability_for_revision",
     ],
 )
 reversion.register(Fact, follow=["factcitation_set"])

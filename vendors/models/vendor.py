@@ -104,6 +104,12 @@ class Vendor(Editable):
 
         return with_citations(self.specs.all(), SpecCitation)
 
+    @property
+    def availability_for_revision(self):
+        from .chips import AvailabilityCitation
+
+        return with_citations(self.availability.all(), AvailabilityCitation)
+
 
 def with_citations(rows, citation_model):
     """``rows`` with their citations and the sources they name: how a revision reads them."""

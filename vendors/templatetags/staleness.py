@@ -1,6 +1,6 @@
 """``{% stale_facts as stale %}``: the staleness queue's size, for the admin index.
 
-``stale`` is None for a user who may view none of facts, events and scores; otherwise it
+``stale`` is None for a user who may view none of the verified kinds; otherwise it
 has ``count`` (all kinds the user may view, one COUNT query per kind), ``parts`` (“3 facts,
 1 event”), ``days`` (settings.FRESHNESS_DAYS) and ``url`` (the first kind's queue).
 """
@@ -8,7 +8,7 @@ has ``count`` (all kinds the user may view, one COUNT query per kind), ``parts``
 from django import template
 from django.conf import settings
 
-from vendors.admin.staleness import plural, queue_counts
+from vendors.admin.staleness import plural, queue_counts, queue_nouns
 
 register = template.Library()
 
@@ -22,7 +22,7 @@ def stale_facts(context):
         return None
     return {
         "count": sum(count for _, count, _ in kinds),
-        "parts": ", ".join(plural(count, label.removesuffix("s")) for label, count, _ in kinds),
+        "parts": ", ".join(plural(count, *queue_nouns(label)) for label, count, _ in kinds),
         "days": settings.FRESHNESS_DAYS,
         "url": next((url for _, count, url in kinds if count), kinds[0][2]),
     }
@@ -30,7 +30,7 @@ def stale_facts(context):
 
 @register.simple_tag(takes_context=True)
 def my_stale_rows(context):
-    """How many of the facts, events and scores this user last verified are stale now."""
+    """How many of the rows this user last verified (of every verified kind) are stale now."""
     user = getattr(context.get("request"), "user", None)
     if user is None or not user.is_authenticated:
         return None
@@ -40,6 +40,6 @@ def my_stale_rows(context):
         return None
     return {
         "count": count,
-        "parts": ", ".join(plural(n, label.removesuffix("s")) for label, n, _ in kinds if n),
+        "parts": ", ".join(plural(n, *queue_nouns(label)) for label, n, _ in kinds if n),
         "url": next(url for _, n, url in kinds if n),
     }
