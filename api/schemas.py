@@ -213,22 +213,43 @@ class ChipSpec(documents.Spec):
 
     @classmethod
     def of(cls, spec: documents.Spec) -> Self:
-        """The document's ``spec`` with its cited sources drawn out, stale as the document says."""
-        shaped = cls.model_validate(
-            {
-                **spec.model_dump(exclude={"sources"}, exclude_computed_fields=True),
-                "sources": [
-                    {
-                        **source.model_dump(),
-                        "id": source.pk,
-                        **spec.evidence_from(source.pk).model_dump(include={"quote", "support"}),
-                    }
-                    for source in spec.cited
-                ],
-            }
-        )
-        shaped._stale = spec.is_stale
-        return shaped
+        return _with_sources_drawn(cls, spec)
+
+
+def _with_sources_drawn[T: documents.Verified](cls: type[T], row: documents.Verified) -> T:
+    """The document's ``row`` as ``cls``, its cited sources drawn out, stale as the document says."""
+    shaped = cls.model_validate(
+        {
+            **row.model_dump(exclude={"sources"}, exclude_computed_fields=True),
+            "sources": [
+                {
+                    **source.model_dump(),
+                    "id": source.pk,
+                    **row.evidence_from(source.pk).model_dump(include={"quote", "support"}),
+                }
+                for source in row.cited
+            ],
+        }
+    )
+    shaped._stale = row.is_stale
+    return shaped
+
+
+class ChipAvailability(documents.Availability):
+    """A stage the chip reached, with its month and its sources."""
+
+    sources: list[CitedSource] = Field(  # type: ignore[assignment]  # the document's ids, drawn out
+        description="The sources it cites, each with its quote and support."
+    )
+
+    @computed_field(description="The stage as pages name it: “Generally available”.")  # type: ignore[prop-decorator]
+    @property
+    def stage_label(self) -> str:
+        return documents.STAGES[self.stage]
+
+    @classmethod
+    def of(cls, row: documents.Availability) -> Self:
+        return _with_sources_drawn(cls, row)
 
 
 class ChipVendor(Schema):
@@ -248,6 +269,9 @@ class ChipDetail(Schema):
     api_url: str = Field(description="This chip in the API.")
     version: VersionRef = Field(description="The vendor's live version the chip is read from.")
     specs: list[ChipSpec] = Field(description="Its values, in the editors' order.")
+    availability: list[ChipAvailability] = Field(
+        description="Each stage it reached (announced, preview, ga), oldest month first; empty when none is stated."
+    )
 
 
 class ChipPage(Schema):

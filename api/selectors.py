@@ -240,6 +240,7 @@ def _chip(request: HttpRequest, chip: LiveChip) -> Answer:
         "api_url": request.build_absolute_uri(reverse("api:chip", kwargs={"slug": chip.slug})),
         "version": _version(request, version, url=_vendor_version_url(vendor.slug, version.number)),
         "specs": [schemas.ChipSpec.of(spec) for spec in chip.specs],
+        "availability": [schemas.ChipAvailability.of(row) for row in chip.availability],
     }
 
 

@@ -179,9 +179,16 @@ def rankings(request, page):
 
 def chips(request, chips):
     """A table of chips as an ItemList of Products, each number a PropertyValue with its unit,
-    as the source gave it: ``chips`` are vendors.chip_selectors.LiveChip, in the page's order."""
+    as the source gave it, and the month it became generally available as its releaseDate:
+    ``chips`` are vendors.chip_selectors.LiveChip, in the page's order."""
     if not chips:
         return None
+
+    def released(chip):
+        """{"releaseDate": "2025-10"} when the chip is generally available, else nothing."""
+        ga = [row for row in chip.availability if row.stage == "ga"]
+        return {"releaseDate": f"{ga[0].month:%Y-%m}"} if ga else {}
+
     return {
         "@context": "https://schema.org",
         "@type": "ItemList",
@@ -194,6 +201,7 @@ def chips(request, chips):
                     "name": chip.name,
                     "brand": {"@type": "Brand", "name": chip.vendor.name},
                     "url": request.build_absolute_uri(chip.profile_url),
+                    **released(chip),
                     "additionalProperty": [
                         {
                             "@type": "PropertyValue",

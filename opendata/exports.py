@@ -343,6 +343,8 @@ CHIP_COLUMNS = [
     "scope",
     "precision",
     "sparse",
+    "stage",
+    "month",
     "vendor_stated",
     "verified_on",
     "stale",
@@ -350,33 +352,65 @@ CHIP_COLUMNS = [
 
 
 def chip_values(chips):
-    """One entry per value of every live chip (vendors.chip_selectors.LiveChip): as given, in its
-    kind's unit, and with each source's title, address, support and quote."""
-    return [
-        {
+    """One entry per value of every live chip (vendors.chip_selectors.LiveChip): each number as
+    given and in its kind's unit, then each stage the chip reached with its month (kind
+    “availability”), all with each source's title, address, support and quote. Every entry
+    has every column: a number's stage and month are empty, a stage's quantity and unit."""
+
+    def entry(chip, row, **fields):
+        return {
             "chip": chip.name,
             "chip_slug": chip.slug,
             "vendor": chip.vendor.name,
             "vendor_slug": chip.vendor.slug,
-            "kind": spec.kind,
-            "label": spec.label,
-            "quantity": spec.quantity,
-            "unit": spec.unit,
-            "value": spec.value,
-            "value_unit": spec.display_unit,
-            "scope": spec.scope,
-            "precision": spec.precision,
-            "sparse": spec.sparse,
-            "vendor_stated": spec.vendor_stated,
-            "verified_on": iso(spec.verified_on),
-            "stale": spec.is_stale,
+            **fields,
+            "vendor_stated": row.vendor_stated,
+            "verified_on": iso(row.verified_on),
+            "stale": row.is_stale,
             "sources": [
-                source_dict(source) | evidence_dict(spec.evidence_from(source.pk)) for source in spec.cited
+                source_dict(source) | evidence_dict(row.evidence_from(source.pk)) for source in row.cited
             ],
         }
-        for chip in chips
-        for spec in chip.specs
-    ]
+
+    values = []
+    for chip in chips:
+        values += [
+            entry(
+                chip,
+                spec,
+                kind=spec.kind,
+                label=spec.label,
+                quantity=spec.quantity,
+                unit=spec.unit,
+                value=spec.value,
+                value_unit=spec.display_unit,
+                scope=spec.scope,
+                precision=spec.precision,
+                sparse=spec.sparse,
+                stage="",
+                month=None,
+            )
+            for spec in chip.specs
+        ]
+        values += [
+            entry(
+                chip,
+                row,
+                kind="availability",
+                label=row.stage_label,
+                quantity="",
+                unit="",
+                value=None,
+                value_unit="",
+                scope="chip",
+                precision="",
+                sparse=False,
+                stage=row.stage,
+                month=f"{row.month:%Y-%m}",
+            )
+            for row in chip.availability
+        ]
+    return values
 
 
 def chips_export(values, *, url):

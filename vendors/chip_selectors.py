@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from django.db.models import Count, F, OuterRef, QuerySet, Subquery
 
-from .documents import Chip, Spec, Vendor, VendorDocument, document_of
+from .documents import STAGES, Availability, Chip, Spec, Vendor, VendorDocument, document_of
 from .models import VendorVersion, VersionChip, VersionSpec
 
 # What a stored page of every live chip shows (``infra.stored.shows``): a publish that changes
@@ -42,6 +42,14 @@ class LiveChip:
 
     def spec(self, kind: str, scope: str = "chip") -> Spec | None:
         return self.chip.spec(kind, scope)
+
+    @property
+    def availability(self) -> list[Availability]:
+        return self.chip.availability
+
+    @property
+    def stage(self) -> Availability | None:
+        return self.chip.stage
 
     @property
     def profile_url(self) -> str:
@@ -84,6 +92,19 @@ def with_precision(chips: QuerySet[VersionChip], precision: str) -> QuerySet[Ver
     return chips.filter(
         pk__in=VersionSpec.objects.filter(kind="compute", precision=precision).values("chip_id")
     )
+
+
+def reached(chips: QuerySet[VersionChip], stage: str) -> QuerySet[VersionChip]:
+    """Chips that have reached ``stage`` or a later one (announced, preview, generally available)."""
+    return chips.filter(stage__in=list(STAGES)[list(STAGES).index(stage) :])
+
+
+def stage_counts(chips: QuerySet[VersionChip]) -> dict[str, int]:
+    """{stage: how many of ``chips`` have reached it or a later one}, in one query."""
+    rows = chips.order_by().values("stage").annotate(chips=Count("pk"))
+    exactly = {row["stage"]: row["chips"] for row in rows}
+    stages = list(STAGES)
+    return {stage: sum(exactly.get(later, 0) for later in stages[i:]) for i, stage in enumerate(stages)}
 
 
 def precision_counts(chips: QuerySet[VersionChip]) -> dict[str, int]:

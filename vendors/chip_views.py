@@ -14,7 +14,7 @@ from infra.stored import shows
 
 from . import chip_selectors, units
 from .chip_selectors import LiveChip
-from .documents import SCOPE_TEXT, Spec
+from .documents import SCOPE_TEXT, STAGES, Spec
 from .models import Precision
 
 CHIPS_PER_PAGE = 50
@@ -35,6 +35,7 @@ def _sort_choices() -> list[tuple[str, str]]:
 
 SORTS = _sort_choices()
 RANGES = {"min_memory": "memory", "min_bandwidth": "bandwidth"}  # filter: its kind
+STAGE_CHOICES = {"announced": "Announced or later", "preview": "In preview or later", "ga": "Generally available"}
 
 
 class ChipListForm(forms.Form):
@@ -57,17 +58,30 @@ class ChipListForm(forms.Form):
         widget=forms.NumberInput(attrs={"step": "any", "inputmode": "decimal"}),
     )
     precision = forms.ChoiceField(label="Compute at precision", required=False)
+    stage = forms.ChoiceField(label="Availability", required=False)
     sort = forms.ChoiceField(label="Sort by", required=False, choices=SORTS)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["precision"].choices = [("", "Any precision"), *Precision.choices]
+        self.count_stages({})
 
     def count_precisions(self, counts: dict[str, int]) -> None:
         """Label each precision with how many chips, given the other filters, have it."""
         self.fields["precision"].choices = [
             ("", "Any precision"),
             *((value, f"{label} ({counts.get(value, 0)})") for value, label in Precision.choices),
+        ]
+
+    def count_stages(self, counts: dict[str, int]) -> None:
+        """Each stage as a choice (“Generally available (3)”), counting the chips, given the
+        other filters, that have reached it or a later one."""
+        self.fields["stage"].choices = [
+            ("", "Any"),
+            *(
+                (stage, f"{STAGE_CHOICES[stage]}{f' ({counts[stage]})' if counts else ''}")
+                for stage in STAGES
+            ),
         ]
 
     def ignored(self, data) -> list[str]:
@@ -77,7 +91,7 @@ class ChipListForm(forms.Form):
             shown = value if len(value) <= 40 else value[:40] + "…"
             reason = (
                 "is not one of the choices"
-                if name in ("precision", "sort")
+                if name in ("precision", "stage", "sort")
                 else "is not a number of 0 or more"
             )
             notes.append(f"{self.fields[name].label}: “{shown}” {reason}, so it was ignored.")
@@ -109,8 +123,14 @@ class ChipListView(TemplateView):
         for name, kind in RANGES.items():
             if (minimum := form.value(name)) is not None:
                 chips = chip_selectors.at_least(chips, kind, float(minimum))
+        # Each choice counts the chips the other filters leave.
+        precision, stage = form.value("precision"), form.value("stage")
+        by_precision = chip_selectors.with_precision(chips, precision) if precision else chips
+        form.count_stages(chip_selectors.stage_counts(by_precision))
+        if stage:
+            chips = chip_selectors.reached(chips, stage)
         unfiltered_precision = chips
-        if precision := form.value("precision"):
+        if precision:
             chips = chip_selectors.with_precision(chips, precision)
         sort = form.value("sort") or SORTS[0][0]
         if sort.lstrip("-") == "name":
@@ -131,7 +151,9 @@ class ChipListView(TemplateView):
             chip_list=[row.chip for row in rows],
             columns=[(kind, units.KINDS[kind]) for kind in COLUMNS],
             sort=sort,
-            has_vendor_stated=any(cell and cell.vendor_stated for row in rows for cell in row.cells),
+            has_vendor_stated=any(
+                cell and cell.vendor_stated for row in rows for cell in [*row.cells, row.chip.stage]
+            ),
         )
         return context
 
@@ -229,6 +251,8 @@ def chip_compare(request):
         "at_most": COMPARE_AT_MOST,
         "others_query": "&".join(f"chips={chip.slug}" for chip in chips),
     }
-    context["has_vendor_stated"] = any(spec.vendor_stated for chip in chips for spec in chip.specs)
+    context["has_vendor_stated"] = any(
+        row.vendor_stated for chip in chips for row in [*chip.specs, *chip.availability]
+    )
     status = 404 if missing else 200
     return render(request, "vendors/chip_compare.html", context, status=status)

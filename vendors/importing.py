@@ -1,10 +1,11 @@
-"""One vendor's facts, chips' specs, events and scores as a CSV file, out and back in.
+"""One vendor's facts, chips' specs and availability, events and scores as a CSV file, out and back in.
 
 The format, one row per value (README.md, “Bulk import”)::
 
     kind,label,value,reason,vendor_stated,verified_on,source_urls,measure,unit,scope,precision,sparse
     fact,Memory,96 GB HBM,,yes,2026-11-01,https://aws.amazon.com/trainium/,,,,,
     spec,Trainium3,2.52,,yes,2026-11-01,https://example.com/a,compute,PFLOPS,chip,FP8,no
+    availability,Trainium3,2025-12,,no,2026-11-01,https://example.com/a,ga,,,,
     event,2025-12,Trainium3 announced,,,2026-11-01,https://example.com/a https://example.com/b,,,,,
     score,Performance,4,Fast at scale.,,2026-11-01,,,,,,
 
@@ -14,12 +15,15 @@ The format, one row per value (README.md, “Bulk import”)::
   (``memory``, ``bandwidth``, ``compute``..., vendors/units.py), ``unit`` its unit, ``scope``
   ``chip`` (the default), ``system`` or ``pod``; ``precision`` and ``sparse`` only for compute.
   These last five columns are for spec rows only, and a file without them still reads.
+- An availability row names its chip in ``label``, the month it reached the stage in ``value``
+  (``2025-12``) and the stage in ``measure``: ``announced``, ``preview`` or ``ga``.
 - ``source_urls``: URLs of existing sources, separated by spaces or ``|``. An unknown URL is
   an error, not a new source: a source readers see needs a title, a publisher and a date
   accessed, which a bare URL does not give, and a typo would otherwise create a junk source.
 - A row matches what the profile already has by its kind and label: the first ``Memory``
   row of the file is the profile's first Memory fact, and so on (a score: its axis; an
-  event: its date; a spec: its chip, what it measures, counted for what, in which precision).
+  event: its date; a spec: its chip, what it measures, counted for what, in which precision;
+  an availability row: its chip and stage).
   What matches is updated, the rest is added; nothing is ever deleted.
 - A cell a spreadsheet would run as a formula (``=``, ``+``, ``-``, ``@``...) is written with a
   leading ``'`` by the site's one CSV writer (infra/tabular.py) and read back without it:
@@ -51,18 +55,21 @@ from .models import (
     SCORE_MAX,
     SCORE_MIN,
     Attribute,
+    Availability,
     Axis,
     Precision,
     Scope,
     Source,
     Spec,
+    Stage,
     chip_slug,
     chips_taken,
 )
 
 SPEC_COLUMNS = ("measure", "unit", "scope", "precision", "sparse")
 COLUMNS = ("kind", "label", "value", "reason", "vendor_stated", "verified_on", "source_urls", *SPEC_COLUMNS)
-KINDS = ("fact", "spec", "event", "score")
+KINDS = ("fact", "spec", "availability", "event", "score")
+STATED_KINDS = ("fact", "spec", "availability")  # the kinds that can be vendor-stated
 REQUIRED_COLUMNS = ("kind", "label", "value")
 MAX_BYTES = 1_000_000
 MAX_ROWS = 2_000
@@ -217,17 +224,19 @@ def plan_import(*, vendor, rows, filename, today=None):
     axes = {a.name.casefold(): a for a in Axis.objects.all()}
     urls = {url for _, row in rows for url in _URL_SEPARATORS.split(row["source_urls"]) if url}
     sources = {s.url: s for s in Source.objects.filter(url__in=urls)} if urls else {}
-    facts, specs, events, scores = {}, {}, {}, {}
+    facts, specs, availability, events, scores = {}, {}, {}, {}, {}
     for fact in vendor.facts.order_by("attribute__position", "position", "pk").prefetch_related("sources"):
         facts.setdefault(fact.attribute_id, []).append(fact)
     for spec in vendor.specs.order_by("position", "pk").prefetch_related("sources"):
         specs.setdefault(_spec_key(spec), []).append(spec)
+    for row in vendor.availability.order_by("position", "pk").prefetch_related("sources"):
+        availability.setdefault((row.chip_slug, row.stage), []).append(row)
     taken = chips_taken(vendor.pk)
     for event in vendor.events.order_by("position", "date", "pk").prefetch_related("sources"):
         events.setdefault((event.date, event.precision), []).append(event)
     for score in vendor.scores.prefetch_related("sources"):
         scores[score.axis_id] = [score]
-    existing = {"fact": facts, "spec": specs, "event": events, "score": scores}
+    existing = {"fact": facts, "spec": specs, "availability": availability, "event": events, "score": scores}
     seen = {kind: {} for kind in KINDS}
 
     planned = []
@@ -241,6 +250,8 @@ def plan_import(*, vendor, rows, filename, today=None):
             seen[row.kind][key] = nth + 1
             if row.kind == "score" and nth:
                 raise _RowError(f"a second score on “{row.label}”: a vendor has one score per axis")
+            if row.kind == "availability" and nth:
+                raise _RowError(f"a second “{key[1]}” row for {row.label[:80]}: a chip reaches each stage once")
             matches = existing[row.kind].get(key, [])
             row.target = matches[nth] if nth < len(matches) else None
             if row.target is None and row.kind == "score" and not row.values["axis"].is_active:
@@ -261,14 +272,15 @@ def _read_row(row, cells, *, attributes, axes, sources, taken, today):
     if cells[None] and any(cell.strip() for cell in cells[None]):
         raise _RowError(f"it has more cells than the {len(COLUMNS)} columns")
     if row.kind not in KINDS:
-        raise _RowError(f"kind must be fact, spec, event or score, not “{cells['kind'][:40]}”")
+        raise _RowError(f"kind must be fact, spec, availability, event or score, not “{cells['kind'][:40]}”")
     values = {"verified_on": _verified_on(cells["verified_on"], today=today)}
     stated = cells["vendor_stated"].lower()
     if stated not in YES + NO:
         raise _RowError(f"vendor_stated is yes or no, not “{cells['vendor_stated'][:40]}”")
-    if row.kind not in ("fact", "spec") and stated in YES:
-        raise _RowError("only facts and specs can be vendor-stated: leave vendor_stated empty")
-    if row.kind != "spec" and (filled := [name for name in SPEC_COLUMNS if cells[name]]):
+    if row.kind not in STATED_KINDS and stated in YES:
+        raise _RowError("only facts, specs and availability can be vendor-stated: leave vendor_stated empty")
+    own = {"spec": SPEC_COLUMNS, "availability": ("measure",)}.get(row.kind, ())
+    if filled := [name for name in SPEC_COLUMNS if cells[name] and name not in own]:
         raise _RowError(
             f"{', '.join(filled)} {'is' if len(filled) == 1 else 'are'} for spec rows only: leave empty"
         )
@@ -292,6 +304,9 @@ def _read_row(row, cells, *, attributes, axes, sources, taken, today):
     elif row.kind == "spec":
         values.update(_spec_values(row, cells, taken=taken), vendor_stated=stated in YES)
         key = _spec_key(Spec(**values))
+    elif row.kind == "availability":
+        values.update(_availability_values(row, cells, taken=taken), vendor_stated=stated in YES)
+        key = (chip_slug(values["chip"]), values["stage"])
     elif row.kind == "event":
         try:
             date, precision = parse_event_date(row.label)
@@ -375,6 +390,30 @@ def _spec_values(row, cells, *, taken):
     return values
 
 
+_STAGES = {stage.casefold(): stage for stage in Stage.values} | {
+    str(label).casefold(): stage for stage, label in Stage.choices
+}
+
+
+def _availability_values(row, cells, *, taken):
+    """An availability row's values: its chip (as a spec's), its stage and its month."""
+    name = row.label
+    if not name or not chip_slug(name):
+        raise _RowError("an availability row names its chip in the label column, e.g. Trainium3")
+    if (other := taken.get(chip_slug(name))) is not None:
+        raise _RowError(f"{name[:80]} is already a chip of {other}")
+    stage = _STAGES.get(cells["measure"].casefold())
+    if stage is None:
+        raise _RowError(f"an availability row's measure is {', '.join(Stage.values)}, not “{cells['measure'][:40]}”")
+    try:
+        month, precision = parse_event_date(cells["value"])
+    except EventDateError as error:
+        raise _RowError(str(error).rstrip(".")) from error
+    if precision != "month":
+        raise _RowError(f"availability is dated to the month: type it as 2025-10, not “{cells['value'][:40]}”")
+    return {"chip": name, "stage": stage, "month": month}
+
+
 def _verified_on(text, *, today):
     if not text:
         return None
@@ -396,6 +435,12 @@ _FIELDS = {
         ("chip", "chip"),
         ("quantity", "number"),
         ("unit", "unit"),
+        ("vendor_stated", "vendor-stated"),
+        ("verified_on", "verified on"),
+    ],
+    "availability": [
+        ("chip", "chip"),
+        ("month", "month"),
         ("vendor_stated", "vendor-stated"),
         ("verified_on", "verified on"),
     ],
@@ -445,7 +490,7 @@ def _compare(row):
 
 
 def export_rows(*, vendor):
-    """The profile's facts, specs, events and scores as CSV rows, in page order."""
+    """The profile's facts, specs, availability, events and scores as CSV rows, in page order."""
     rows = []
 
     def add(kind, label, value, item, *, reason="", stated="", spec=("", "", "", "", "")):
@@ -468,6 +513,9 @@ def export_rows(*, vendor):
             stated=yes_no(spec.vendor_stated),
             spec=measures,
         )
+    for row in vendor.availability.prefetch_related("sources"):
+        stage = (row.stage, "", "", "", "")
+        add("availability", row.chip, f"{row.month:%Y-%m}", row, stated=yes_no(row.vendor_stated), spec=stage)
     for event in vendor.events.order_by("position", "date", "pk").prefetch_related("sources"):
         add("event", event_date_text(event.date, event.precision), event.text, event)
     for score in vendor.scores.select_related("axis").prefetch_related("sources"):

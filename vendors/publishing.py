@@ -223,7 +223,13 @@ def write_version_chips(version, chips):
     """What /chips/ sorts and filters a version's chips on: each chip, and each value in its
     kind's unit (vendors/units.py)."""
     made = VersionChip.objects.bulk_create(
-        VersionChip(version=version, slug=chip.slug, name=chip.name, position=position)
+        VersionChip(
+            version=version,
+            slug=chip.slug,
+            name=chip.name,
+            position=position,
+            stage=chip.stage.stage if chip.stage else "",
+        )
         for position, chip in enumerate(chips)
     )
     VersionSpec.objects.bulk_create(

@@ -246,7 +246,7 @@ class Profile:
     def has_vendor_stated(self) -> bool:
         """Whether the page shows the vendor-stated mark, and so its legend."""
         return any(fact.vendor_stated for row in self.rows for fact in row.facts) or any(
-            spec.vendor_stated for chip in self.chips for spec in chip.specs
+            row.vendor_stated for chip in self.chips for row in [*chip.specs, *chip.availability]
         )
 
 
@@ -270,8 +270,9 @@ def build_profile(
             rows[-1].facts.append(fact)
         else:
             rows.append(AtAGlanceRow(attribute=fact.attribute, facts=[fact]))
-    for spec in page.specs:  # the chips' tables follow the facts on the page
-        notes.cite(spec)
+    for chip in page.chips:  # the chips' tables follow the facts: numbers, then availability
+        for row in [*chip.specs, *chip.availability]:
+            notes.cite(row)
     events = [notes.cite(event) for event in page.events]
     axes = active_axes()
     score_rows = [

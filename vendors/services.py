@@ -19,6 +19,7 @@ from editorial.revisions import record_revision
 from .importing import ImportChanged, ImportFileError, Plan, PlannedRow, plan_import
 from .models import (
     Availability,
+    AvailabilityCitation,
     Event,
     EventCitation,
     Fact,
@@ -39,8 +40,14 @@ if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
 type ClaimModel = type[Fact] | type[Event] | type[Score]
-type ImportedModel = ClaimModel | type[Spec]  # a CSV file's rows (vendors/importing.py)
-type CitationModel = type[FactCitation] | type[EventCitation] | type[ScoreCitation] | type[SpecCitation]
+type ImportedModel = ClaimModel | type[Spec] | type[Availability]  # a CSV file's rows (vendors/importing.py)
+type CitationModel = (
+    type[FactCitation]
+    | type[EventCitation]
+    | type[ScoreCitation]
+    | type[SpecCitation]
+    | type[AvailabilityCitation]
+)
 
 VERIFIED_COMMENT = "Marked verified today."
 
@@ -130,15 +137,18 @@ def import_rows(
     models: dict[str, tuple[ImportedModel, CitationModel]] = {
         "fact": (Fact, FactCitation),
         "spec": (Spec, SpecCitation),
+        "availability": (Availability, AvailabilityCitation),
         "event": (Event, EventCitation),
         "score": (Score, ScoreCitation),
     }
     positions = {
         kind: models[kind][0].objects.filter(vendor=vendor).aggregate(last=Max("position"))["last"] or 0
-        for kind in ("fact", "spec", "event")
+        for kind in ("fact", "spec", "availability", "event")
     }
     # (row, unsaved item), created together below
-    added: dict[str, list[tuple[PlannedRow, Fact | Event | Score | Spec]]] = {kind: [] for kind in models}
+    added: dict[str, list[tuple[PlannedRow, Fact | Event | Score | Spec | Availability]]] = {
+        kind: [] for kind in models
+    }
     for row in plan.to_write:
         model, citation = models[row.kind]
         values = dict(row.values)

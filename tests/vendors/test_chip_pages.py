@@ -85,7 +85,7 @@ def test_a_chip_no_source_gives_a_number_for_reads_not_stated(client, chips):
     page = client.get("/chips/").content.decode()
     row = re.search(r"Trainium3</a></th>(.*?)</tr>", page, re.S).group(1)
     assert "144 GiB" in row and "(155 GB)" in row
-    assert row.count("not stated") == 4  # SRAM, compute, power, process
+    assert row.count("not stated") == 5  # availability, SRAM, compute, power, process
 
 
 def test_a_draft_vendors_chips_and_an_unpublished_edit_never_reach_readers(client, chips):

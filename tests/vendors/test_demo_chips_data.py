@@ -58,8 +58,14 @@ for vendor in VENDORS["vendors"]:
             (fact["value"], fact["vendor_stated"], vendor["slug"])
         )
 PAIR_TEXTS = {}  # url -> [quote]
+PAIR_CLAIMS = {}  # (url, quote) -> the claim the quote was gathered for
 for pair in TRAINIUM_SOURCES["claims"]:
     PAIR_TEXTS.setdefault(pair["source_url"], []).append(pair["quote"])
+    PAIR_CLAIMS[(pair["source_url"], pair["quote"])] = pair["claim"]
+EVENT_TEXTS = {}  # url -> [(text, "2025-06", vendor slug)]: the vendors' dated events
+for vendor in VENDORS["vendors"]:
+    for event in vendor["events"]:
+        EVENT_TEXTS.setdefault(event["source_url"], []).append((event["text"], event["date"], vendor["slug"]))
 
 
 def reference_urls(node):
@@ -76,7 +82,7 @@ def reference_urls(node):
 
 
 REFERENCE_URLS = set(reference_urls(REFERENCE))
-KNOWN_URLS = set(FACT_TEXTS) | set(PAIR_TEXTS) | REFERENCE_URLS
+KNOWN_URLS = set(FACT_TEXTS) | set(PAIR_TEXTS) | set(EVENT_TEXTS) | REFERENCE_URLS
 VENDOR_ORDER = [TRAINIUM_SOURCES["vendor"]] + [vendor["slug"] for vendor in VENDORS["vendors"]]
 
 
@@ -120,7 +126,7 @@ def test_chips_are_keyed_once_and_in_vendor_order():
     slugs = [chip["slug"] for chip in CHIPS["chips"]]
     assert len(slugs) == len(set(slugs)), "a slug repeats"
     for chip in CHIPS["chips"]:
-        assert set(chip) == {"vendor", "name", "slug", "specs"}
+        assert set(chip) in ({"vendor", "name", "slug", "specs"}, {"vendor", "name", "slug", "specs", "availability"})
         assert SLUG.match(chip["slug"]), chip["slug"]
         assert chip["name"].strip()
         assert chip["vendor"] in VENDOR_ORDER, chip["vendor"]
@@ -196,3 +202,72 @@ def test_vendor_stated_follows_the_sources(chip, spec):
         else:
             stated.append(aws_own(source["url"]))
     assert spec["vendor_stated"] == any(stated)
+
+
+# --- Availability: each stage and month as the data states them ---------------------------
+
+STAGES = {"announced", "preview", "ga"}
+MONTH = re.compile(r"^(\d{4})-(0[1-9]|1[0-2])$")
+MONTH_NAMES = ["January", "February", "March", "April", "May", "June", "July", "August", "September",
+               "October", "November", "December"]  # fmt: skip
+# The words by which the data says a chip reached each stage.
+STAGE_WORDS = {
+    "announced": re.compile(r"(?i)\b(?:announced|unveiled|launched|detailed)\b"),
+    "preview": re.compile(r"(?i)\bpreview\b"),
+    "ga": re.compile(r"(?i)\b(?:generally available|general availability|orderable)\b"),
+}
+AVAILABILITY = [
+    pytest.param(chip, row, id=f"{chip['slug']}-{row['stage']}")
+    for chip in CHIPS["chips"]
+    for row in chip.get("availability", [])
+]
+
+
+def data_texts(url):
+    """[(text, month it dates, vendor slug or None)] the data gives for ``url``: facts, the
+    reference profile's quotes (dated by their claim) and events (dated by their date)."""
+    texts = [(text, None, slug) for text, _, slug in FACT_TEXTS.get(url, [])]
+    texts += [(quote, PAIR_CLAIMS[(url, quote)], None) for quote in PAIR_TEXTS.get(url, [])]
+    texts += [(text, date, slug) for text, date, slug in EVENT_TEXTS.get(url, [])]
+    return texts
+
+
+def states_month(text, month):
+    """Whether ``text`` names ``month`` (“2025-10”) as “October 2025”, or is an event dated to it."""
+    year, number = month.split("-")
+    return text == month or bool(re.search(rf"\b{MONTH_NAMES[int(number) - 1]}\b.*\b{year}\b", text))
+
+
+@pytest.mark.parametrize(("chip", "row"), AVAILABILITY)
+def test_availability_is_typed_to_the_month(chip, row):
+    assert set(row) == {"stage", "month", "vendor_stated", "sources"}
+    assert row["stage"] in STAGES
+    assert MONTH.match(row["month"]), row["month"]
+    assert isinstance(row["vendor_stated"], bool)
+    assert row["sources"], "an availability date without a source"
+    stages = [entry["stage"] for entry in chip["availability"]]
+    assert len(stages) == len(set(stages)), "a chip reaches each stage once"
+
+
+@pytest.mark.parametrize(("chip", "row"), AVAILABILITY)
+def test_availability_is_the_datas_words_with_its_stage_and_month(chip, row):
+    said_stage = said_month = False
+    stated = []
+    for source in row["sources"]:
+        url, quote = source["url"], source["quote"]
+        assert url in KNOWN_URLS, f"{url} is not a source of the demo data"
+        assert 0 < len(quote) <= QUOTE_MAX
+        found = [(text, dated, slug) for text, dated, slug in data_texts(url) if quote in text]
+        assert found, f"quote is not the data's text for {url}: {quote!r}"
+        assert all(slug in (None, chip["vendor"]) for _, _, slug in found), f"{url} is not {chip['vendor']}'s"
+        said_stage |= bool(STAGE_WORDS[row["stage"]].search(quote))
+        said_month |= states_month(quote, row["month"]) or any(
+            dated and states_month(dated, row["month"]) for _, dated, _ in found
+        )
+        if url in FACT_TEXTS:
+            stated += [vs for text, vs, _ in FACT_TEXTS[url] if quote in text]
+        elif url in PAIR_TEXTS:
+            stated.append(aws_own(url))
+    assert said_stage, f"no source of {chip['name']} says it was {row['stage']}"
+    assert said_month, f"no source of {chip['name']} dates it to {row['month']}"
+    assert row["vendor_stated"] == any(stated), "vendor-stated follows the facts it comes from"

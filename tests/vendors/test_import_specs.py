@@ -206,3 +206,66 @@ def test_the_export_writes_a_spec_row_with_its_measure_unit_and_scope(vendor):
         "scope": "chip",
         "precision": "FP8",
     }
+
+
+# --- Availability rows ---------------------------------------------------------------------
+
+
+def availability_line(**cells):
+    row = {name: "" for name in COLUMNS} | {"kind": "availability"} | cells
+    return ",".join(row[name] for name in COLUMNS)
+
+
+def availability_of(vendor):
+    return [
+        (row.chip, row.stage, row.month, row.vendor_stated, row.verified_on, sorted(s.url for s in row.sources.all()))
+        for row in vendor.availability.order_by("position", "pk")
+    ]
+
+
+def test_availability_exported_then_imported_into_an_empty_profile_comes_back_the_same(client, editor, vendor):
+    source = f.make_source()
+    f.make_availability(vendor=vendor, chip="Trainium3", stage="ga", month=dt.date(2025, 12, 1), sources=[source])
+    f.make_availability(
+        vendor=vendor, chip="Trainium3", stage="announced", month=dt.date(2025, 12, 1), vendor_stated=True
+    )
+    before = availability_of(vendor)
+    exported = client.get(export_url(vendor)).content
+    assert b"availability,Trainium3,2025-12,,no,2026-11-01," in exported
+
+    other = f.make_vendor(name="Another Trainium", slug="another")
+    vendor.availability.all().delete()  # the chip's address is free again
+    confirm(client, other, upload(client, other, exported))
+
+    assert availability_of(other) == before
+
+
+def test_an_availability_row_updates_the_same_chips_stage(client, editor, vendor):
+    f.make_availability(vendor=vendor, chip="Trainium3", stage="ga", month=dt.date(2025, 11, 1))
+
+    line = availability_line(label="Trainium3", value="2025-12", measure="ga", verified_on="2026-11-30")
+    preview = upload(client, vendor, csv_text(line))
+    (row,) = preview.context["plan"].rows
+    assert row.status == "changed"
+    assert ("month", "2025-11-01", "2025-12-01") in row.changes
+    confirm(client, vendor, preview)
+
+    assert availability_of(vendor)[0][:3] == ("Trainium3", "ga", dt.date(2025, 12, 1))
+
+
+@pytest.mark.parametrize(
+    ("cells", "said"),
+    [
+        ({"value": "2025", "measure": "ga"}, "dated to the month"),
+        ({"value": "2025-12-02", "measure": "ga"}, "dated to the month"),
+        ({"value": "December", "measure": "ga"}, "is not a date"),
+        ({"value": "2025-12", "measure": "shipping"}, "measure is announced, preview, ga"),
+        ({"value": "2025-12", "measure": "ga", "unit": "GB"}, "unit is for spec rows only"),
+    ],
+)
+def test_an_availability_row_that_is_not_a_stage_and_month_is_a_row_error(client, editor, vendor, cells, said):
+    (row,) = upload(client, vendor, csv_text(availability_line(label="Trainium3", **cells))).context["plan"].rows
+
+    assert row.status == "error"
+    assert said in row.error
+    assert not vendor.availability.exists()

@@ -20,6 +20,7 @@ from vendors.models import (
     FAQ,
     QUOTE_MAX,
     Attribute,
+    Availability,
     Axis,
     Event,
     Fact,
@@ -271,8 +272,8 @@ class DemoLoader:
         publish_demo(vendor, at=_publish_time(self.compiled_on))
 
     def load_specs(self, vendor, *, verified_on):
-        """The vendor's chips of chips.json: each number cites the pages that state it, with
-        their words as the citation's quote."""
+        """The vendor's chips of chips.json: each number, then each stage reached with its
+        month, cites the pages that state it, with their words as the citation's quote."""
         position = 0
         for chip in (chip for chip in self.chips if chip["vendor"] == vendor.slug):
             for given in chip["specs"]:
@@ -290,15 +291,36 @@ class DemoLoader:
                     verified_on=verified_on,
                     position=position,
                 )
-                sources = {cited["url"]: self.source(cited["url"]) for cited in given["sources"]}
-                spec.sources.add(*sources.values())
-                set_evidence(
-                    row=spec,
-                    evidence={
-                        sources[cited["url"]].pk: EvidenceInput(quote=cited["quote"], support=Support.FULL)
-                        for cited in given["sources"]
-                    },
+                self.cite_with_quotes(spec, given["sources"])
+            for given in chip.get("availability", []):
+                position += 1
+                year, month = map(int, given["month"].split("-"))
+                row = Availability.objects.create(
+                    vendor=vendor,
+                    chip=chip["name"],
+                    stage=given["stage"],
+                    month=dt.date(year, month, 1),
+                    vendor_stated=given["vendor_stated"],
+                    verified_on=verified_on,
+                    position=position,
                 )
+                self.cite_with_quotes(row, given["sources"])
+
+    def cite_with_quotes(self, row, cited):
+        """``row`` cites each page of ``cited`` ([{url, quote}]) with its words as the quote (one
+        citation a page: two quotes of one page are joined)."""
+        sources = {entry["url"]: self.source(entry["url"]) for entry in cited}
+        row.sources.add(*sources.values())
+        quotes = {}
+        for entry in cited:
+            quotes.setdefault(entry["url"], []).append(entry["quote"])
+        set_evidence(
+            row=row,
+            evidence={
+                sources[url].pk: EvidenceInput(quote=join_quotes(words), support=Support.FULL)
+                for url, words in quotes.items()
+            },
+        )
 
 
 QUOTE_JOIN = " … "

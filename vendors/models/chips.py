@@ -227,6 +227,9 @@ class VersionChip(models.Model):
     slug = models.SlugField(max_length=100)
     name = models.CharField(max_length=80)
     position = models.PositiveIntegerField()
+    stage = models.CharField(
+        max_length=10, blank=True, default="", help_text="The furthest stage it reached (documents.Chip.stage)."
+    )
 
     class Meta:
         ordering = ["version", "position"]
