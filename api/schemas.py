@@ -270,7 +270,8 @@ class ChipDetail(Schema):
     version: VersionRef = Field(description="The vendor's live version the chip is read from.")
     specs: list[ChipSpec] = Field(description="Its values, in the editors' order.")
     availability: list[ChipAvailability] = Field(
-        description="Each stage it reached (announced, preview, ga), oldest month first; empty when none is stated."
+        description="Each stage it reached (announced, preview, ga), oldest month first; "
+        "empty when none is stated."
     )
 
 

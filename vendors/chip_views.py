@@ -35,7 +35,11 @@ def _sort_choices() -> list[tuple[str, str]]:
 
 SORTS = _sort_choices()
 RANGES = {"min_memory": "memory", "min_bandwidth": "bandwidth"}  # filter: its kind
-STAGE_CHOICES = {"announced": "Announced or later", "preview": "In preview or later", "ga": "Generally available"}
+STAGE_CHOICES = {
+    "announced": "Announced or later",
+    "preview": "In preview or later",
+    "ga": "Generally available",
+}
 
 
 class ChipListForm(forms.Form):

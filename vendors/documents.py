@@ -367,14 +367,20 @@ class Spec(Verified):
 
 
 type StageValue = Literal["announced", "preview", "ga"]
-STAGES: Final[dict[str, str]] = {"announced": "Announced", "preview": "In preview", "ga": "Generally available"}
+STAGES: Final[dict[str, str]] = {
+    "announced": "Announced",
+    "preview": "In preview",
+    "ga": "Generally available",
+}
 
 
 class Availability(Verified):
     """When a chip reached a stage, to the month, as its sources state: a dated value."""
 
     chip: str = Field(description="The chip's name, e.g. “MI355X”.")
-    stage: StageValue = Field(description="The stage reached: announced, preview or ga (generally available).")
+    stage: StageValue = Field(
+        description="The stage reached: announced, preview or ga (generally available)."
+    )
     month: dt.date = Field(description="The first day of the month it reached the stage; no day is meant.")
     vendor_stated: bool = Field(description="As stated by the vendor, not reported by others.")
 

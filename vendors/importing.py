@@ -55,7 +55,6 @@ from .models import (
     SCORE_MAX,
     SCORE_MIN,
     Attribute,
-    Availability,
     Axis,
     Precision,
     Scope,
@@ -251,7 +250,9 @@ def plan_import(*, vendor, rows, filename, today=None):
             if row.kind == "score" and nth:
                 raise _RowError(f"a second score on “{row.label}”: a vendor has one score per axis")
             if row.kind == "availability" and nth:
-                raise _RowError(f"a second “{key[1]}” row for {row.label[:80]}: a chip reaches each stage once")
+                raise _RowError(
+                    f"a second “{key[1]}” row for {row.label[:80]}: a chip reaches each stage once"
+                )
             matches = existing[row.kind].get(key, [])
             row.target = matches[nth] if nth < len(matches) else None
             if row.target is None and row.kind == "score" and not row.values["axis"].is_active:
@@ -404,13 +405,17 @@ def _availability_values(row, cells, *, taken):
         raise _RowError(f"{name[:80]} is already a chip of {other}")
     stage = _STAGES.get(cells["measure"].casefold())
     if stage is None:
-        raise _RowError(f"an availability row's measure is {', '.join(Stage.values)}, not “{cells['measure'][:40]}”")
+        raise _RowError(
+            f"an availability row's measure is {', '.join(Stage.values)}, not “{cells['measure'][:40]}”"
+        )
     try:
         month, precision = parse_event_date(cells["value"])
     except EventDateError as error:
         raise _RowError(str(error).rstrip(".")) from error
     if precision != "month":
-        raise _RowError(f"availability is dated to the month: type it as 2025-10, not “{cells['value'][:40]}”")
+        raise _RowError(
+            f"availability is dated to the month: type it as 2025-10, not “{cells['value'][:40]}”"
+        )
     return {"chip": name, "stage": stage, "month": month}
 
 

@@ -40,7 +40,13 @@ from .models import (
 # The rows an editor verifies, by the name of their list in a document (a chip's specs and
 # availability are lists of each chip): what “Mark verified today”, the staleness queues and
 # carrying a verification across versions all go through.
-VERIFIED_KINDS = {"facts": Fact, "events": Event, "scores": Score, "specs": Spec, "availability": Availability}
+VERIFIED_KINDS = {
+    "facts": Fact,
+    "events": Event,
+    "scores": Score,
+    "specs": Spec,
+    "availability": Availability,
+}
 CHIP_KINDS = ("specs", "availability")
 
 

@@ -245,8 +245,10 @@ class Profile:
     @property
     def has_vendor_stated(self) -> bool:
         """Whether the page shows the vendor-stated mark, and so its legend."""
-        return any(fact.vendor_stated for row in self.rows for fact in row.facts) or any(
-            row.vendor_stated for chip in self.chips for row in [*chip.specs, *chip.availability]
+        return (
+            any(fact.vendor_stated for row in self.rows for fact in row.facts)
+            or any(spec.vendor_stated for chip in self.chips for spec in chip.specs)
+            or any(row.vendor_stated for chip in self.chips for row in chip.availability)
         )
 
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
-from django.db.models import Max, Model, Q, QuerySet
+from django.db.models import F, Max, Model, Q, QuerySet
 from django.utils import timezone
 
 from editorial import services as workflow
@@ -83,20 +83,25 @@ def mark_verified(
     if vendors is not None:
         vendor_pks = list(vendors.values_list("pk", flat=True))
         for model in VERIFIED_KINDS.values():
-            counts[model] = model.objects.filter(vendor__in=vendor_pks).update(**stamp)
+            counts[model] = model._default_manager.filter(Q(vendor__in=vendor_pks)).update(**stamp)
         counts[Vendor] = len(vendor_pks)
     else:
         touched: set[int] = set()
-        chosen = {"facts": facts, "events": events, "scores": scores, "specs": specs, "availability": availability}
+        chosen = {
+            "facts": facts,
+            "events": events,
+            "scores": scores,
+            "specs": specs,
+            "availability": availability,
+        }
         for kind, rows in chosen.items():
             if rows is None:
                 continue
             model = VERIFIED_KINDS[kind]
             pks = list(rows.values_list("pk", flat=True))
-            touched.update(
-                model.objects.filter(pk__in=pks).order_by().values_list("vendor", flat=True).distinct()
-            )
-            counts[model] = model.objects.filter(pk__in=pks).update(**stamp)
+            rows_of = model._default_manager.filter(pk__in=pks)
+            touched.update(rows_of.order_by().values_list(F("vendor"), flat=True).distinct())
+            counts[model] = rows_of.update(**stamp)
         vendor_pks = sorted(touched)
     for vendor in Vendor.objects.filter(pk__in=vendor_pks):
         record_revision(vendor, user=user, comment=VERIFIED_COMMENT)

@@ -151,7 +151,9 @@ def test_the_profile_shows_each_stage_with_its_month_source_and_verified_date(cl
     row = re.search(rf'<tr id="availability-{ga.pk}".*?</tr>', table, re.S).group(0)
     assert "Generally available" in row
     assert '<time datetime="2025-10">Oct 2025</time>' in row
-    assert re.search(r'<sup class="fn"><a href="#source-\d+" aria-label="Source 1: AMD Instinct MI355X">\[1\]', row)
+    assert re.search(
+        r'<sup class="fn"><a href="#source-\d+" aria-label="Source 1: AMD Instinct MI355X">\[1\]', row
+    )
     assert "1 Nov 2026" in row  # verified
     assert "MI355X reached general availability in October 2025." in page  # the source's words
 
@@ -167,7 +169,7 @@ def test_the_chips_table_shows_the_furthest_stage_and_not_stated_without_one(cli
     page = client.get("/chips/").content.decode()
     mi355x = re.search(r"MI355X</a></th>(.*?)</tr>", page, re.S).group(1)
     trainium3 = re.search(r"Trainium3</a></th>(.*?)</tr>", page, re.S).group(1)
-    assert "Generally available</a> <time datetime=\"2025-10\">Oct 2025</time>" in mi355x
+    assert 'Generally available</a> <time datetime="2025-10">Oct 2025</time>' in mi355x
     assert "Announced" not in mi355x
     assert trainium3.count("not stated") == 6  # availability, bandwidth, SRAM, compute, power, process
 
@@ -217,7 +219,9 @@ def test_the_chips_csv_and_json_have_a_row_per_stage_with_its_month_and_source(c
     rows = list(
         csv.DictReader(io.StringIO(client.get("/data/chips.csv").content.decode("utf-8-sig"), newline=""))
     )
-    stages = [(r["kind"], r["stage"], r["month"], r["source_1_url"]) for r in rows if r["kind"] == "availability"]
+    stages = [
+        (r["kind"], r["stage"], r["month"], r["source_1_url"]) for r in rows if r["kind"] == "availability"
+    ]
     assert stages == [
         ("availability", "announced", "2025-06", "https://wiki.example/mi355x"),
         ("availability", "ga", "2025-10", "https://wiki.example/mi355x"),

@@ -126,7 +126,10 @@ def test_chips_are_keyed_once_and_in_vendor_order():
     slugs = [chip["slug"] for chip in CHIPS["chips"]]
     assert len(slugs) == len(set(slugs)), "a slug repeats"
     for chip in CHIPS["chips"]:
-        assert set(chip) in ({"vendor", "name", "slug", "specs"}, {"vendor", "name", "slug", "specs", "availability"})
+        assert set(chip) in (
+            {"vendor", "name", "slug", "specs"},
+            {"vendor", "name", "slug", "specs", "availability"},
+        )
         assert SLUG.match(chip["slug"]), chip["slug"]
         assert chip["name"].strip()
         assert chip["vendor"] in VENDOR_ORDER, chip["vendor"]

@@ -218,14 +218,25 @@ def availability_line(**cells):
 
 def availability_of(vendor):
     return [
-        (row.chip, row.stage, row.month, row.vendor_stated, row.verified_on, sorted(s.url for s in row.sources.all()))
+        (
+            row.chip,
+            row.stage,
+            row.month,
+            row.vendor_stated,
+            row.verified_on,
+            sorted(s.url for s in row.sources.all()),
+        )
         for row in vendor.availability.order_by("position", "pk")
     ]
 
 
-def test_availability_exported_then_imported_into_an_empty_profile_comes_back_the_same(client, editor, vendor):
+def test_availability_exported_then_imported_into_an_empty_profile_comes_back_the_same(
+    client, editor, vendor
+):
     source = f.make_source()
-    f.make_availability(vendor=vendor, chip="Trainium3", stage="ga", month=dt.date(2025, 12, 1), sources=[source])
+    f.make_availability(
+        vendor=vendor, chip="Trainium3", stage="ga", month=dt.date(2025, 12, 1), sources=[source]
+    )
     f.make_availability(
         vendor=vendor, chip="Trainium3", stage="announced", month=dt.date(2025, 12, 1), vendor_stated=True
     )
@@ -263,8 +274,12 @@ def test_an_availability_row_updates_the_same_chips_stage(client, editor, vendor
         ({"value": "2025-12", "measure": "ga", "unit": "GB"}, "unit is for spec rows only"),
     ],
 )
-def test_an_availability_row_that_is_not_a_stage_and_month_is_a_row_error(client, editor, vendor, cells, said):
-    (row,) = upload(client, vendor, csv_text(availability_line(label="Trainium3", **cells))).context["plan"].rows
+def test_an_availability_row_that_is_not_a_stage_and_month_is_a_row_error(
+    client, editor, vendor, cells, said
+):
+    (row,) = (
+        upload(client, vendor, csv_text(availability_line(label="Trainium3", **cells))).context["plan"].rows
+    )
 
     assert row.status == "error"
     assert said in row.error

@@ -507,8 +507,8 @@ class TestAdminIndex:
         page = admin_client.get("/admin/").content.decode()
 
         assert (
-            f'<a href="{QUEUE}">3 stale rows</a> (2 facts, 1 event, 0 scores, 0 chip specs, 0 availability dates: not verified in the last'
-            in page
+            f'<a href="{QUEUE}">3 stale rows</a> (2 facts, 1 event, 0 scores, 0 chip specs, '
+            "0 availability dates: not verified in the last" in page
         )
         assert "90 days, or citing a source that failed its checks)" in page
 
@@ -516,8 +516,9 @@ class TestAdminIndex:
         settings.FRESHNESS_DAYS = 30
         f.make_fact(vendor=vendor, verified_on=days_ago(31))
 
-        assert "1 stale row</a> (1 fact, 0 events, 0 scores, 0 chip specs, 0 availability dates: not verified in the last 30 days" in (
-            admin_client.get("/admin/").content.decode()
+        assert (
+            "1 stale row</a> (1 fact, 0 events, 0 scores, 0 chip specs, 0 availability dates: "
+            "not verified in the last 30 days" in (admin_client.get("/admin/").content.decode())
         )
 
     def test_one_count_query_per_kind(self, superuser, django_assert_num_queries):

@@ -1,9 +1,9 @@
 """Verification: “Mark verified today”, and the staleness queue of every verified row.
 
-The queue is one list per kind (facts, events, scores, chip specs, availability) under one menu, each with the same
-rule (VerifiableQuerySet.stale()), the same columns and the same ways out: an “Edit” link
-to the row itself on its vendor's page (``#fact-12``), a “Mark verified today” button on
-each row, and the action for the rows ticked.
+The queue is one list per kind (facts, events, scores, chip specs, availability dates) under
+one menu, each with the same rule (VerifiableQuerySet.stale()), the same columns and the same
+ways out: an “Edit” link to the row itself on its vendor's page (``#fact-12``), a “Mark
+verified today” button on each row, and the action for the rows ticked.
 """
 
 from django.conf import settings
@@ -18,8 +18,8 @@ from django.utils.text import Truncator
 
 from editorial.admin_input import ValidatesInitial
 
-from ..freshness import verified_moment
 from .. import units
+from ..freshness import verified_moment
 from ..models import (
     Availability,
     Event,

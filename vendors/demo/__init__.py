@@ -274,7 +274,7 @@ class DemoLoader:
     def load_specs(self, vendor, *, verified_on):
         """The vendor's chips of chips.json: each number, then each stage reached with its
         month, cites the pages that state it, with their words as the citation's quote."""
-        position = 0
+        position = dated = 0  # the specs' order, and the availability rows' own
         for chip in (chip for chip in self.chips if chip["vendor"] == vendor.slug):
             for given in chip["specs"]:
                 position += 1
@@ -293,7 +293,7 @@ class DemoLoader:
                 )
                 self.cite_with_quotes(spec, given["sources"])
             for given in chip.get("availability", []):
-                position += 1
+                dated += 1
                 year, month = map(int, given["month"].split("-"))
                 row = Availability.objects.create(
                     vendor=vendor,
@@ -302,7 +302,7 @@ class DemoLoader:
                     month=dt.date(year, month, 1),
                     vendor_stated=given["vendor_stated"],
                     verified_on=verified_on,
-                    position=position,
+                    position=dated,
                 )
                 self.cite_with_quotes(row, given["sources"])
 

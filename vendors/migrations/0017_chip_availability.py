@@ -58,7 +58,7 @@ class Migration(migrations.Migration):
             ],
             options={
                 'verbose_name': 'stale availability date',
-                'verbose_name_plural': 'staleness queue: availability',
+                'verbose_name_plural': 'staleness queue: availability dates',
                 'proxy': True,
                 'default_permissions': (),
                 'indexes': [],

@@ -203,7 +203,7 @@ class StaleAvailability(Availability):
     class Meta:
         proxy = True
         verbose_name = "stale availability date"
-        verbose_name_plural = "staleness queue: availability"
+        verbose_name_plural = "staleness queue: availability dates"
         default_permissions = ()
 
 
@@ -228,7 +228,10 @@ class VersionChip(models.Model):
     name = models.CharField(max_length=80)
     position = models.PositiveIntegerField()
     stage = models.CharField(
-        max_length=10, blank=True, default="", help_text="The furthest stage it reached (documents.Chip.stage)."
+        max_length=10,
+        blank=True,
+        default="",
+        help_text="The furthest stage it reached (documents.Chip.stage).",
     )
 
     class Meta:
