@@ -123,7 +123,9 @@ def drawn(rows: Iterable[VersionChip]) -> list[LiveChip]:
     documents: dict[int, VendorDocument] = {}
     drawn = []
     for row in rows:
-        document = documents.setdefault(row.version_id, document_of(row.version))
+        if row.version_id not in documents:  # a version's chips share its one parsed document
+            documents[row.version_id] = document_of(row.version)
+        document = documents[row.version_id]
         chip = next((chip for chip in document.chips if chip.slug == row.slug), None)
         if chip is not None:
             drawn.append(LiveChip(chip=chip, vendor=document.vendor, version=row.version))

@@ -19,6 +19,7 @@ from reversion.models import Version
 
 from editorial import services
 from tests import factories as f
+from vendors.documents import document_of
 from vendors.models import Availability, Event, Fact, Score, Spec
 
 pytestmark = pytest.mark.django_db
@@ -711,6 +712,27 @@ class TestVerifyingALivePage:
         assert rankings_verified(visitor, vendor) == now
         vendor.refresh_from_db()
         assert services.state(vendor) == "Live + unpublished changes"  # the edit still waits
+
+    def test_a_chip_spec_verified_in_its_queue_is_verified_live_but_an_edited_one_is_not(
+        self, visitor, admin_client, vendor
+    ):
+        kept = f.make_spec(vendor=vendor, chip="Trainium3", kind="memory", verified_on=days_ago(200))
+        edited = f.make_spec(
+            vendor=vendor, chip="Trainium3", kind="bandwidth", quantity="4.9", unit="TB/s", verified_on=None
+        )
+        f.publish(vendor)
+        Spec.objects.filter(pk=edited.pk).update(quantity="5.1")  # waiting in the working copy
+
+        run_action(admin_client, SPECS, "mark_verified_today", [kept, edited])
+
+        live = {spec.id: spec for spec in document_of(services.live_version(vendor)).specs}
+        assert live[kept.pk].verified_on == timezone.localdate() and not live[kept.pk].is_stale
+        assert (live[edited.pk].quantity, live[edited.pk].verified_on) == ("4.9", None)
+        page = visitor.get(vendor.get_absolute_url()).content.decode()
+        row = re.search(rf'<tr id="spec-{kept.pk}">.*?</tr>', page, re.S).group(0)
+        assert (
+            f'<time datetime="{timezone.localdate():%Y-%m-%d}">' in row and "not recently verified" not in row
+        )
 
     @pytest.mark.parametrize("old_age", [None, 150], ids=["never-verified", "verified-150-days-ago"])
     def test_a_changed_unpublished_fact_keeps_its_old_date_live_until_published(
