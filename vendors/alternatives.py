@@ -13,14 +13,17 @@ A vendor with neither (no scores in common, no differing cited fact) gets no rea
 
 A stored profile shows ``alternative-<id>`` for each alternative it gives reasons for; a publish
 that changes what they are made of (``reason_inputs``) renders those profiles again
-(vendors/pages.py), and a publish that does not leaves them alone.
+(vendors/pages.py), and a publish that does not leaves them alone. It shows ``lane-cards-<id>``
+for each lane it lists alternatives of: that lane's first few vendors by name, as cards (their
+name, address, lane and one-line blurb: ``card_entry``), and its count; a new total or verified
+date is on no card, so it renders no other profile.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from django.utils.text import Truncator
 
@@ -58,6 +61,19 @@ class Card:
 
     def fact(self, label: str) -> tuple[int, str] | None:
         return next(((pk, value) for name, pk, value in self.facts if name == label), None)
+
+
+def lane_key(lane_id: int) -> str:
+    """What a profile shows of a lane: its first few vendors' cards and how many it has."""
+    return f"lane-cards-{lane_id}"
+
+
+def card_entry(version: Any) -> tuple[str, str, int, str] | None:
+    """What an alternative's card shows of a live version, and what orders the lane's first few
+    (its name); None when there is no live version (a publish or unpublish moves the count)."""
+    if version is None:
+        return None
+    return (version.slug, version.name, version.lane_id, version.alternative_blurb)
 
 
 def card(page: VendorDocument) -> Card:

@@ -79,7 +79,9 @@ def entry(version: VendorVersion | None) -> tuple | None:
 
 def page_keys(before: VendorVersion | None, after: VendorVersion | None) -> set[str]:
     """The vendor's own document always; the lists it is in when its entry changed (a new
-    total, name, lane or verified date), and the feeds when the change is in the change log."""
+    total, name, lane or verified date), every profile's alternatives of its lane only when its
+    card changed (name, lane, blurb: not a total), and the feeds when the change is in the
+    change log."""
     version = after or before
     assert version is not None
     keys = {version.page_key}
@@ -87,6 +89,8 @@ def page_keys(before: VendorVersion | None, after: VendorVersion | None) -> set[
         keys.add(version.archive_key)  # its versions' pages go live, go away or move
     if entry(before) != entry(after):
         keys |= {"entries", *(f"lane-{v.lane_id}" for v in (before, after) if v is not None)}
+    if alternatives.card_entry(before) != alternatives.card_entry(after):
+        keys |= {alternatives.lane_key(v.lane_id) for v in (before, after) if v is not None}
     if _chips(before) != _chips(after):
         keys.add(CHIPS_KEY)  # every live chip at once: the chip list, its downloads
     if alternatives.reason_inputs(_document(before)) != alternatives.reason_inputs(_document(after)):

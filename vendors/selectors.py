@@ -28,7 +28,7 @@ from django.utils import timezone
 
 from editorial.services import HistoryEntry
 from infra.cache import cached
-from infra.stored import shows
+from infra.stored import shows, unrecorded
 
 from . import alternatives, documents
 from .alternatives import Reason
@@ -347,8 +347,10 @@ def _add_alternatives(profile: Profile, *, vendor_id: int, lane_id: int, live_la
     """At most a few per lane, so that a profile stays the same size however many vendors
     the site holds; the lane's own page lists the rest. ``live_lane_id`` is the lane the
     vendor is counted in among live vendors (None for a draft's preview)."""
-    for lane, versions in cached("alternatives", alternatives_by_lane):
-        shows(f"lane-{lane.pk}")  # its first few vendors and its count
+    with unrecorded():  # a first build reads every lane's count; a page shows only what follows
+        by_lane = cached("alternatives", alternatives_by_lane)
+    for lane, versions in by_lane:
+        shows(alternatives.lane_key(lane.pk))  # its first few vendors as cards, and its count
         shown = [version for version in versions if version.item_id != vendor_id][:ALTERNATIVES_PER_LANE]
         others = lane.vendor_count - (1 if lane.pk == live_lane_id else 0)
         if lane.pk == lane_id:

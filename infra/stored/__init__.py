@@ -44,6 +44,7 @@ from .keys import (
     register_paths,
     shows,
     store_url_names,
+    unrecorded,
 )
 from .middleware import RENDER_FLAG, StoredPageMiddleware, has_worker, site_host
 from .rendering import (
@@ -100,4 +101,5 @@ __all__ = [
     "site_host",
     "store",
     "store_url_names",
+    "unrecorded",
 ]

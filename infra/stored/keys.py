@@ -3,11 +3,12 @@ the addresses they store, how to list them all, and when a page changes by itsel
 
 from __future__ import annotations
 
+import contextlib
 import contextvars
 import datetime as dt
 import hashlib
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -47,6 +48,17 @@ def shows(*keys: str) -> None:
     shown = _shown.get()
     if shown is not None:
         shown.keys.update(keys)
+
+
+@contextlib.contextmanager
+def unrecorded() -> Iterator[None]:
+    """What is read inside is not noted on the page being rendered: for shared data its caller
+    records precisely (a cached list whose first build reads more than any page shows of it)."""
+    token = _shown.set(None)
+    try:
+        yield
+    finally:
+        _shown.reset(token)
 
 
 def expires(moment: dt.datetime | None) -> None:
