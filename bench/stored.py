@@ -99,7 +99,9 @@ def stored_page_types():
         "rankings home page": reverse("vendors:rankings"),
         "comparison": reverse("comparisons:detail", args=["google-tpu-vs-aws-trainium-vs-nvidia-gpu"]),
         "feed": reverse("feed"),
-        "sitemap": reverse("sitemap"),
+        "sitemap index": reverse("sitemap"),
+        "sitemap, a page of profiles": reverse("sitemap_section", kwargs={"section": "profiles", "page": 1}),
+        "chips": reverse("vendors:chips"),
         "download (CSV)": reverse("opendata:vendor", args=[ANCHOR_SLUG, "csv"]),
         "API detail": reverse("api:vendor", args=[ANCHOR_SLUG]),
     }

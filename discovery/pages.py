@@ -9,7 +9,9 @@ from django.urls import reverse
 from infra import stored
 from vendors.models import Lane, VendorVersion
 
-URL_NAMES = ("robots", "sitemap", "feed", "vendor_feed", "lane_feed")
+from .sitemaps import page_paths
+
+URL_NAMES = ("robots", "sitemap", "sitemap_section", "feed", "vendor_feed", "lane_feed")
 
 
 def vendor_paths(version: VendorVersion) -> list[str]:
@@ -18,6 +20,7 @@ def vendor_paths(version: VendorVersion) -> list[str]:
 
 def every_path() -> Iterator[str]:
     yield from (reverse("robots"), reverse("sitemap"), reverse("feed"))
+    yield from page_paths()
     for slug in VendorVersion.objects.live().order_by("slug").values_list("slug", flat=True):
         yield reverse("vendor_feed", args=[slug])
     for slug in Lane.objects.order_by("position", "name").values_list("slug", flat=True):

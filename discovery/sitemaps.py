@@ -1,17 +1,37 @@
-"""/sitemap.xml: every live profile and its change log, every lane with live vendors, every
+"""The sitemap: every live profile and its change log, every lane with live vendors, every
 live editorial comparison, the list pages and the open data (`/data/`), each with the time its
-live content was published. Generated any-N comparisons, search, the admin and the probes are left out."""
+live content was published. Generated any-N comparisons, search, the admin and the probes are left out.
+
+``/sitemap.xml`` is an index of its parts' pages, each at an address of its own
+(``/sitemap-profiles-1.xml``) of at most PER_PAGE addresses: every page is a stored file of a
+few tens of kilobytes, however many vendors the site holds (a query string would make it a
+page rendered on demand).
+"""
+
+from collections.abc import Iterator
 
 from django.contrib.sitemaps import Sitemap
+from django.contrib.sitemaps.views import SitemapIndexItem, x_robots_tag
+from django.contrib.sites.shortcuts import get_current_site
+from django.core.paginator import EmptyPage
 from django.db.models import Max
+from django.http import Http404
+from django.template.response import TemplateResponse
 from django.urls import reverse
+from django.views.decorators.http import require_safe
 
 from comparisons.models import ComparisonVersion
 from infra.stored import shows
 from vendors.models import Lane, VendorVersion
 
+PER_PAGE = 400  # addresses a page of the sitemap: some 60 KB, about a profile's size
 
-class LiveVersionSitemap(Sitemap):
+
+class PagedSitemap(Sitemap):
+    limit = PER_PAGE
+
+
+class LiveVersionSitemap(PagedSitemap):
     """The live version of every published item of ``model``, dated by its publish time."""
 
     model = None
@@ -42,11 +62,12 @@ class ComparisonSitemap(LiveVersionSitemap):
     priority = 0.7
 
 
-class LaneSitemap(Sitemap):
+class LaneSitemap(PagedSitemap):
     changefreq = "weekly"
     priority = 0.6
 
     def items(self):
+        shows("entries", "changes")  # the lanes with live vendors, and their newest publish
         latest = {
             lane: when
             for lane, when in VendorVersion.objects.live()
@@ -63,7 +84,7 @@ class LaneSitemap(Sitemap):
         return lane.latest
 
 
-class ListSitemap(Sitemap):
+class ListSitemap(PagedSitemap):
     """The rankings, the list pages and the open data's downloads page change whenever any
     profile or comparison does."""
 
@@ -79,6 +100,7 @@ class ListSitemap(Sitemap):
     ]
 
     def items(self):
+        shows("entries", "changes", "comparisons")  # their date is the newest publish
         return self.names
 
     def location(self, name):
@@ -101,3 +123,35 @@ SITEMAPS = {
     "lanes": LaneSitemap,
     "comparisons": ComparisonSitemap,
 }
+
+
+def page_paths() -> Iterator[str]:
+    """The address of every page of every part that has any address, in the index's order."""
+    for section, part in SITEMAPS.items():
+        paginator = part().paginator
+        if paginator.count:
+            for page in paginator.page_range:
+                yield reverse("sitemap_section", kwargs={"section": section, "page": page})
+
+
+@require_safe
+@x_robots_tag
+def index(request):
+    """/sitemap.xml: the index of the parts' pages (how many there are follows every live item)."""
+    items = [SitemapIndexItem(request.build_absolute_uri(path)) for path in page_paths()]
+    return TemplateResponse(request, "sitemap_index.xml", {"sitemaps": items}, content_type="application/xml")
+
+
+@require_safe
+@x_robots_tag
+def section(request, section, page):
+    """One page of one part of the sitemap; a part or page that is not there is a 404."""
+    if section not in SITEMAPS:
+        raise Http404("No such part of the sitemap.")
+    try:
+        urls = SITEMAPS[section]().get_urls(
+            page=page, site=get_current_site(request), protocol=request.scheme
+        )
+    except EmptyPage as error:
+        raise Http404("No such page of the sitemap.") from error
+    return TemplateResponse(request, "sitemap.xml", {"urlset": urls}, content_type="application/xml")

@@ -42,14 +42,25 @@ def site():
     return {"trainium": trainium, "lane": lane, "comparison": comparison}
 
 
-def sitemap_entries(client):
+def sitemap_pages(client):
+    """The addresses of the sitemap's pages, as its index at /sitemap.xml lists them."""
     response = client.get("/sitemap.xml")
     assert response.status_code == 200 and response["Content-Type"].startswith("application/xml")
     root = ET.fromstring(response.content)
-    return {
-        url.find(f"{SITEMAP}loc").text.removeprefix("http://testserver"): url.find(f"{SITEMAP}lastmod").text
-        for url in root.findall(f"{SITEMAP}url")
-    }
+    return [item.find(f"{SITEMAP}loc").text.removeprefix("http://testserver") for item in root]
+
+
+def sitemap_entries(client):
+    """{address: lastmod} of every page of the sitemap the index lists."""
+    entries = {}
+    for page in sitemap_pages(client):
+        response = client.get(page)
+        assert response.status_code == 200 and response["Content-Type"].startswith("application/xml")
+        for url in ET.fromstring(response.content).findall(f"{SITEMAP}url"):
+            address = url.find(f"{SITEMAP}loc").text.removeprefix("http://testserver")
+            assert address not in entries, f"{address} is on two pages of the sitemap"
+            entries[address] = url.find(f"{SITEMAP}lastmod").text
+    return entries
 
 
 def test_the_sitemap_lists_live_pages_only_with_their_live_versions_dates(client, site):
@@ -155,8 +166,39 @@ def test_feeds_of_what_is_not_live_are_404(client, site, url):
     assert client.get(url).status_code == 404
 
 
+def test_the_sitemap_index_lists_pages_of_at_most_400_addresses_each_at_its_own_address(
+    client, site, monkeypatch
+):
+    from discovery import sitemaps
+
+    assert sitemap_pages(client) == [
+        "/sitemap-lists-1.xml",
+        "/sitemap-profiles-1.xml",
+        "/sitemap-changes-1.xml",
+        "/sitemap-lanes-1.xml",
+        "/sitemap-comparisons-1.xml",
+    ]
+    with_two = f.make_vendor(name="Second page", slug="second-page", lane=site["lane"])
+    f.publish(with_two)
+    assert sitemaps.PER_PAGE == 400
+    monkeypatch.setattr(sitemaps.PagedSitemap, "limit", 2)  # three live profiles: two pages
+    pages = sitemap_pages(client)
+    assert "/sitemap-profiles-2.xml" in pages and "/sitemap-profiles-3.xml" not in pages
+    assert "/vendors/second-page/" in sitemap_entries(client)
+    assert client.get("/sitemap-profiles-3.xml").status_code == 404
+    assert client.get("/sitemap-nothing-1.xml").status_code == 404
+
+
 @pytest.mark.parametrize(
-    "url", ["/sitemap.xml", "/feeds/changes/", "/vendors/aws-trainium/feed/", "/lanes/inference/feed/"]
+    "url",
+    [
+        "/sitemap.xml",
+        "/sitemap-profiles-1.xml",
+        "/sitemap-lists-1.xml",
+        "/feeds/changes/",
+        "/vendors/aws-trainium/feed/",
+        "/lanes/inference/feed/",
+    ],
 )
 def test_discovery_pages_take_a_fixed_number_of_queries(client, site, url):
     def count():

@@ -69,6 +69,7 @@ def export(tmp_path):
         "feeds/changes/index.xml": FEED,
         "api/v1/vendors/aws-trainium/index.json": API,
         "sitemap.xml": SITEMAP,
+        "sitemap-profiles-1.xml": SITEMAP,
         ".meta/secret.json": b'{"etag": "secret"}\n',
         ".meta/vendors/aws-trainium/index.html.json": b"{}\n",
         "static/css/site.7d3fd12233a7.css": STATIC,
@@ -138,8 +139,10 @@ def test_feed_api_answer_and_sitemap_carry_django_content_types(nginx):
     assert (api.content, api.headers["content-type"]) == (API, "application/json; charset=utf-8")
     assert api.headers["access-control-allow-origin"] == "*"
     assert api.headers["cross-origin-resource-policy"] == "cross-origin"
-    sitemap = nginx.get("/sitemap.xml")
-    assert (sitemap.content, sitemap.headers["content-type"]) == (SITEMAP, "application/xml")
+    for address in ("/sitemap.xml", "/sitemap-profiles-1.xml"):  # the index and one of its pages
+        sitemap = nginx.get(address)
+        assert (sitemap.content, sitemap.headers["content-type"]) == (SITEMAP, "application/xml")
+        assert sitemap.headers["x-robots-tag"] == "noindex, noodp, noarchive"
     csv = nginx.get("/data/rankings.csv")
     assert csv.headers["content-type"] == "text/csv; charset=utf-8"
     assert csv.headers["content-disposition"] == 'attachment; filename="chipsite-rankings.csv"'

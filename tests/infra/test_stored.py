@@ -138,6 +138,34 @@ def test_a_change_to_groq_leaves_trainiums_profile_unrendered_and_its_etag_as_it
     assert StoredPage.objects.get(path="/vendors/groq/").rendered_at > rendered_at
 
 
+def test_a_verification_renders_the_lists_but_no_other_profile_whose_alternatives_show_no_date(demo):
+    from editorial import services
+    from tests.factories import make_superuser
+    from vendors.services import mark_verified
+
+    Fact.objects.filter(vendor__slug="groq").update(verified_on="2026-01-05")
+    services.publish(obj=Vendor.objects.get(slug="groq"), user=None, note="An old check.")
+    before = dict(StoredPage.objects.values_list("path", "rendered_at"))
+    mark_verified(user=make_superuser(), vendors=Vendor.objects.filter(slug="groq"))
+    after = dict(StoredPage.objects.values_list("path", "rendered_at"))
+    again = {path for path in before if after.get(path) != before[path]}
+    assert {"/vendors/groq/", "/", "/lanes/inference-specialist/"} <= again  # its page, its dates
+    # Every other profile lists Groq among its alternatives, by name: no date is on its card.
+    assert not {"/vendors/aws-trainium/", "/vendors/google-tpu/", "/vendors/cerebras/"} & again
+
+
+def test_a_new_name_renders_every_profile_that_lists_it_among_its_alternatives(demo, visitor):
+    from editorial import services
+
+    groq = Vendor.objects.get(slug="groq")
+    Vendor.objects.filter(pk=groq.pk).update(name="Groq Inc")
+    services.publish(obj=Vendor.objects.get(pk=groq.pk), user=None, note="Renamed.")
+    for slug in ("aws-trainium", "cerebras"):
+        page = visitor.get(f"/vendors/{slug}/").content.decode()
+        section = page[page.index('id="alternatives"') :]
+        assert ">Groq Inc</a>" in section, slug
+
+
 def test_a_stored_page_carries_its_keys_for_a_cdn_and_may_be_served_stale_on_error(demo, visitor):
     response = visitor.get("/vendors/aws-trainium/")
     trainium = Vendor.objects.get(slug="aws-trainium")
@@ -449,7 +477,7 @@ def test_an_unpublished_vendor_leaves_no_stored_page_behind(stored_pages, visito
     store.copies.clear()
     assert [path for path in own if visitor.get(path).status_code != 404] == []
     assert not StoredPage.objects.filter(path__in=own).exists()
-    assert "groq" not in visitor.get("/sitemap.xml").content.decode()
+    assert "groq" not in visitor.get("/sitemap-profiles-1.xml").content.decode()
     assert [p for p in stored_pages.rglob("*") if p.is_file() and "groq" in str(p)] == []
 
 
