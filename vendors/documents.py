@@ -297,7 +297,9 @@ class FAQ(Claim):
         return self.question
 
 
-type SpecKindValue = Literal["memory", "bandwidth", "sram", "compute", "power", "process", "scale"]
+type SpecKindValue = Literal[
+    "memory", "bandwidth", "sram", "sram_bandwidth", "compute", "power", "process", "scale"
+]
 type ScopeValue = Literal["chip", "system", "pod"]
 SCOPE_TEXT: Final = {"chip": "per chip", "system": "per system", "pod": "per pod"}
 

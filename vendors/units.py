@@ -63,6 +63,9 @@ KINDS: Final = {
     "memory": Kind("Memory capacity", "capacity", "GB"),
     "bandwidth": Kind("Memory bandwidth", "bandwidth", "TB/s"),
     "sram": Kind("On-chip SRAM", "capacity", "MB"),
+    # The on-chip SRAM's own bandwidth (Groq's LPUs): never sorted or charted beside the
+    # bandwidth of memory off the die (HBM, GDDR, DRAM), which is tens of times lower.
+    "sram_bandwidth": Kind("On-chip SRAM bandwidth", "bandwidth", "TB/s"),
     "compute": Kind("Compute", "compute", "PFLOPS"),
     "power": Kind("Power", "power", "W", higher_is_better=False),
     "process": Kind("Process", "length", "nm", higher_is_better=False),

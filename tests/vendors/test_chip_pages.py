@@ -230,6 +230,13 @@ def test_with_the_demo_the_chips_table_and_a_comparison_show_the_datas_own_numbe
     for row in (memory, bandwidth):  # every value cites at least one source, with its words
         cells = row.split("<td>")[1:]
         assert all('<ul class="spec-sources"><li><a href="http' in cell and "<q>" in cell for cell in cells)
+    # Sorted by memory bandwidth, an LPU's on-chip SRAM (80 and 150 TB/s) is not beside HBM.
+    by_bandwidth = chip_names(client.get("/chips/?sort=-bandwidth").content.decode())
+    assert by_bandwidth[0] == "Rubin"  # 22 TB/s of HBM4
+    groq = client.get("/chips/compare/?chips=groq-3-lpu,rubin").content.decode()
+    sram = re.search(r'<tr id="sram_bandwidth-chip">(.*?)</tr>', groq, re.S).group(1)
+    assert "On-chip SRAM bandwidth" in sram and "150 TB/s" in sram and "not stated" in sram
+    assert "150 TB/s" not in re.search(r'<tr id="bandwidth-chip">(.*?)</tr>', groq, re.S).group(1)
 
 
 @pytest.mark.django_db(transaction=True)

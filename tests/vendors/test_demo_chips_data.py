@@ -18,13 +18,14 @@ VENDORS = json.loads((DEMO / "vendors.json").read_text())
 TRAINIUM_SOURCES = json.loads((DEMO / "trainium_sources.json").read_text())
 REFERENCE = json.loads((DEMO / "aws_trainium.json").read_text())
 
-KINDS = {"memory", "bandwidth", "sram", "compute", "power", "process", "scale"}
+KINDS = {"memory", "bandwidth", "sram", "sram_bandwidth", "compute", "power", "process", "scale"}
 UNITS = {"GB", "GiB", "MB", "TB/s", "GB/s", "PFLOPS", "TFLOPS", "W", "nm", "chips"}
 SCOPES = {"chip", "system", "pod"}
 UNITS_OF_KIND = {
     "memory": {"GB", "GiB", "MB"},
     "sram": {"GB", "GiB", "MB"},
     "bandwidth": {"TB/s", "GB/s"},
+    "sram_bandwidth": {"TB/s", "GB/s"},
     "compute": {"PFLOPS", "TFLOPS"},
     "power": {"W"},
     "process": {"nm"},
@@ -49,6 +50,7 @@ QUANTITY = re.compile(r"^\d+(?:\.\d+)?$")
 # A number standing on its own (not the "3" of "Trainium3" or the "8" of "FP8"); 9,216 is one number.
 NUMBER = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?")
 SPARSE = re.compile(r"(?i)\bspars(?:e|ity)\b")
+OFF_DIE = re.compile(r"HBM|GDDR|DRAM|device memory|memory bandwidth")
 
 # The data's text for each URL: a fact's value (vendors.json) or a claim's quote (trainium_sources.json).
 FACT_TEXTS = {}  # url -> [(value, vendor_stated, vendor slug)]
@@ -186,6 +188,11 @@ def test_source_is_in_the_data_and_states_the_number(chip, spec, source):
         assert spec["precision"].lower() in quote.lower(), f"{spec['precision']} is not in {quote!r}"
     if spec["kind"] == "compute":
         assert bool(SPARSE.search(quote)) == spec["sparse"], "sparse must be what the source says"
+    # Bandwidth is of the memory the quote names: off the die (HBM, GDDR, DRAM) or its SRAM.
+    if spec["kind"] == "bandwidth":
+        assert OFF_DIE.search(quote), f"the memory of this bandwidth is not named in {quote!r}"
+    if spec["kind"] == "sram_bandwidth":
+        assert "SRAM" in quote, f"SRAM is not in {quote!r}"
     # The quote is the vendor's facts, or for the reference profile AWS Trainium's sources.
     if url in FACT_TEXTS:
         vendors = {slug for text, _, slug in FACT_TEXTS[url] if quote in text}

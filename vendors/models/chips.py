@@ -55,7 +55,7 @@ class Spec(Verifiable):
     chip = models.CharField(
         max_length=80, help_text="The chip (product generation) it is a number of, e.g. “Trainium3”."
     )
-    kind = models.CharField(max_length=12, choices=SpecKind.choices)
+    kind = models.CharField(max_length=16, choices=SpecKind.choices)
     quantity = models.DecimalField(
         max_digits=16, decimal_places=6, help_text="The number as the source gives it, e.g. 144 or 7.37."
     )
@@ -247,7 +247,7 @@ class VersionSpec(models.Model):
     """One value of a published chip, in its kind's unit (``units.in_unit_of``)."""
 
     chip = models.ForeignKey(VersionChip, on_delete=models.CASCADE, related_name="values")
-    kind = models.CharField(max_length=12, choices=SpecKind.choices)
+    kind = models.CharField(max_length=16, choices=SpecKind.choices)
     scope = models.CharField(max_length=6, choices=Scope.choices)
     precision = models.CharField(max_length=12, blank=True)
     sparse = models.BooleanField(default=False)
