@@ -40,7 +40,7 @@ from infra.stored import expires, recording, shows
 
 from . import units
 from .freshness import is_stale, stale_before
-from .models import QUOTE_MAX, Support, citations_of, display_date, score_total
+from .models import QUOTE_MAX, Stage, Support, citations_of, display_date, score_total
 from .verification import PageVerification, page_verification
 
 if TYPE_CHECKING:
@@ -369,11 +369,7 @@ class Spec(Verified):
 
 
 type StageValue = Literal["announced", "preview", "ga"]
-STAGES: Final[dict[str, str]] = {
-    "announced": "Announced",
-    "preview": "In preview",
-    "ga": "Generally available",
-}
+STAGES: Final[dict[str, str]] = {stage: str(label) for stage, label in Stage.choices}  # in order
 
 
 class Availability(Verified):
