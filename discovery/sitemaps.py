@@ -8,8 +8,6 @@ few tens of kilobytes, however many vendors the site holds (a query string would
 page rendered on demand).
 """
 
-from collections.abc import Iterator
-
 from django.contrib.sitemaps import Sitemap
 from django.contrib.sitemaps.views import SitemapIndexItem, x_robots_tag
 from django.contrib.sites.shortcuts import get_current_site
@@ -21,7 +19,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_safe
 
 from comparisons.models import ComparisonVersion
-from infra.stored import shows
+from infra.stored import shows, unrecorded
 from vendors.models import Lane, VendorVersion
 
 PER_PAGE = 400  # addresses a page of the sitemap: some 60 KB, about a profile's size
@@ -60,6 +58,10 @@ class ChangeLogSitemap(ProfileSitemap):
 class ComparisonSitemap(LiveVersionSitemap):
     model = ComparisonVersion
     priority = 0.7
+
+    def items(self):
+        shows("comparisons")  # every live comparison and its live version's date
+        return self.model.objects.live().only("slug", "published_at").order_by("slug")
 
 
 class LaneSitemap(PagedSitemap):
@@ -125,13 +127,20 @@ SITEMAPS = {
 }
 
 
-def page_paths() -> Iterator[str]:
-    """The address of every page of every part that has any address, in the index's order."""
-    for section, part in SITEMAPS.items():
-        paginator = part().paginator
-        if paginator.count:
-            for page in paginator.page_range:
-                yield reverse("sitemap_section", kwargs={"section": section, "page": page})
+def page_paths() -> list[str]:
+    """The address of every page of every part that has any address, in the index's order.
+    How many there are follows the live items, not their dates."""
+    shows("entries", "comparisons")
+    paths = []
+    with unrecorded():  # the parts' items note their dates too, which no index shows
+        for section, part in SITEMAPS.items():
+            paginator = part().paginator
+            if paginator.count:
+                paths += [
+                    reverse("sitemap_section", kwargs={"section": section, "page": page})
+                    for page in paginator.page_range
+                ]
+    return paths
 
 
 @require_safe

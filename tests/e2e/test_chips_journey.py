@@ -23,8 +23,9 @@ def test_a_reader_sorts_filters_compares_three_chips_reads_the_sources_and_downl
     expect(page.get_by_role("heading", name="Chips", level=1)).to_be_visible()
 
     page.get_by_role("link", name="Memory bandwidth").click()  # highest first
-    bandwidths = page.locator("table.chip-table tbody tr td:nth-child(5)").all_inner_texts()
-    assert bandwidths[0].startswith("150 TB/s")  # Groq 3 LPU's SRAM bandwidth leads
+    # Columns: compare, (chip), vendor, availability, memory capacity, memory bandwidth.
+    bandwidths = page.locator("table.chip-table tbody tr td:nth-child(6)").all_inner_texts()
+    assert bandwidths[0].startswith("22 TB/s")  # Rubin's HBM4; an LPU's SRAM bandwidth is not beside it
 
     page.get_by_label("Memory of at least (GB)").fill("150")
     page.get_by_role("button", name="Apply").click()
