@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 import io
 import logging
+import signal
 import sys
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -121,10 +122,21 @@ def _render_in_processes(paths: list[str], *, jobs: int) -> Report:
     chunks = [paths[i : i + RENDER_CHUNK] for i in range(0, len(paths), RENDER_CHUNK)]
     connections.close_all()  # each process opens its own
     report = Report()
-    with multiprocessing.get_context("fork").Pool(jobs) as pool:
+    with multiprocessing.get_context("fork").Pool(jobs, initializer=_as_a_render_process) as pool:
         for part in pool.imap_unordered(_render_chunk, chunks):
             report.add(part)
+        # Each process finishes and exits on its own: the with's terminate() would signal them
+        # and wait, and a fork of the task worker keeps its handler that only notes a SIGTERM.
+        pool.close()
+        pool.join()
     return report
+
+
+def _as_a_render_process() -> None:
+    """A forked render process ends on SIGTERM and SIGINT, not the worker's graceful handlers
+    (django-tasks' db_worker notes the signal and waits for its loop, which a fork never runs)."""
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def _render_chunk(paths: list[str]) -> Report:

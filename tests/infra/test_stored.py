@@ -300,6 +300,32 @@ def test_a_full_render_in_two_processes_stores_every_page_one_process_would_and_
     assert {path: store.read(path)[1] for path in paths} == bytes_before
 
 
+@pytest.mark.skipif(connections["default"].vendor == "sqlite", reason="SQLite renders in one process")
+def test_render_processes_have_ended_by_themselves_before_the_pool_is_torn_down(demo, monkeypatch):
+    """The task worker notes SIGTERM and carries on (django-tasks' db_worker), and its forks
+    inherit that: a pool torn down by signalling its processes can wait on them for good. Each
+    has ended on its own, its work done, before the pool's teardown signals anything."""
+    from multiprocessing.pool import Pool
+
+    from infra import stored
+    from infra.stored import rendering
+
+    monkeypatch.setattr(rendering, "RENDERS_PER_PROCESS_AT_LEAST", 1)
+    monkeypatch.setattr(rendering, "RENDER_CHUNK", 5)
+    alive_at_teardown = []
+    teardown = Pool.terminate
+
+    def noting(pool):
+        alive_at_teardown.extend(process.pid for process in pool._pool if process.exitcode is None)
+        return teardown(pool)
+
+    monkeypatch.setattr(Pool, "terminate", noting)
+    report = stored.render(stored.every_path(), jobs=2)
+
+    assert report.failed == [] and report.rendered + report.unchanged
+    assert alive_at_teardown == []
+
+
 def _exported(root: Path, link: str) -> bool:
     target = root / link.lstrip("/")
     if link.endswith("/"):
