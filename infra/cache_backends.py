@@ -122,6 +122,7 @@ class FailOpenRedisCache(RedisCache):
 
 CHANNEL = "content-changed"
 LOCAL_PAGES = 512  # pages kept in each process
+PAGES_PREFIX = b"pages:"  # a message naming stored pages, one address a line: only those are dropped
 
 
 class LocalLayer:
@@ -132,6 +133,9 @@ class LocalLayer:
     each change of what visitors see (infra.cache.content_changed), and the copies
     are dropped on the spot. While the listener is not subscribed (Redis down or just
     restarted) nothing is served from here: every request asks Redis, as without this layer.
+
+    A message naming stored pages (``announce_pages``) drops only those pages' copies, in
+    the hooks ``on_pages`` holds (infra.stored.store's, for each process's copies of the store).
     """
 
     def __init__(self, backend):
@@ -142,6 +146,7 @@ class LocalLayer:
         self.pid = None
         self.token = None
         self.pages = OrderedDict()
+        self.on_pages = []
         # Under the cache's KEY_PREFIX like its keys ("chipsite:content-changed" in production):
         # channels span every database of a Redis, and two sites (or a test run) sharing one
         # must not hear each other's changes.
@@ -162,7 +167,14 @@ class LocalLayer:
                 pubsub.subscribe(self.channel)
                 self.subscribed = True
                 for message in pubsub.listen():
-                    if message["type"] == "message":
+                    if message["type"] != "message":
+                        continue
+                    data = message["data"]
+                    if isinstance(data, bytes) and data.startswith(PAGES_PREFIX):
+                        paths = data[len(PAGES_PREFIX) :].decode().splitlines()
+                        for hook in self.on_pages:
+                            hook(paths)
+                    else:
                         self.forget()
             except Exception as error:  # noqa: BLE001  any client error: fall back, then retry
                 _failed(error)
@@ -207,3 +219,12 @@ class LocalLayer:
         except Exception as error:  # noqa: BLE001
             _failed(error)
         self.forget()
+
+    def announce_pages(self, paths):
+        """Every process drops its copies of the stored pages at ``paths``, and nothing else."""
+        try:
+            self.backend._cache.get_client(write=True).publish(
+                self.channel, PAGES_PREFIX + "\n".join(paths).encode()
+            )
+        except Exception as error:  # noqa: BLE001
+            _failed(error)

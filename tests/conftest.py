@@ -1,4 +1,9 @@
+import os
+import uuid
+
 import pytest
+import redis
+from django.core.cache import caches
 
 from tests.factories import make_superuser
 
@@ -87,3 +92,32 @@ def stored_pages(settings, tmp_path):
     store.copies.clear()
     yield tmp_path / "pages"
     store.copies.clear()
+
+
+@pytest.fixture
+def redis_cache(settings):
+    """The Redis backend on TEST_REDIS_URL, under a key prefix of this test's own.
+
+    The database may hold someone else's data (a developer's site, another test run): it is
+    never flushed. Afterwards exactly the keys under the prefix are deleted. Without
+    TEST_REDIS_URL the test is skipped; CI sets it (.ci/run)."""
+    url = os.environ.get("TEST_REDIS_URL")
+    if not url:
+        pytest.skip("set TEST_REDIS_URL (e.g. redis://127.0.0.1:6379/14) to run the Redis tests")
+    prefix = f"chipsite-test-{uuid.uuid4().hex}"
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "infra.cache_backends.FailOpenRedisCache",
+            "LOCATION": url,
+            "KEY_PREFIX": prefix,
+        }
+    }
+    backend = caches["default"]
+    backend.ping()  # set but not answering is a failure, not a skip
+    yield backend
+    client = redis.Redis.from_url(url)
+    try:
+        if own := list(client.scan_iter(match=f"{prefix}:*", count=1000)):
+            client.delete(*own)
+    finally:
+        client.close()

@@ -119,19 +119,29 @@ def _local_layer() -> Any:
 class PageStore:
     """The store, with the cache in front and each process's own copies in front of that.
 
-    A process trusts its copy of a page while Redis's change channel has said nothing since
-    (every render batch announces itself there, ``infra.cache_backends.LocalLayer``); without
+    A process trusts its copy of a page while Redis's change channel has said nothing of it
+    since: each page written names itself there as soon as its file is in place, and each
+    render batch announces itself when it ends (``infra.cache_backends.LocalLayer``); without
     Redis, a folder's meta file is checked for a newer modification time, so a worker in
     another process is seen at once."""
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
         self.copies: dict[str, tuple[Any, Entry, bytes]] = {}
+        self.drops = 0  # pages dropped on the channel's word so far
+
+    def _dropped(self, paths: list[str]) -> None:
+        with self.lock:
+            self.drops += 1
+            for path in paths:
+                self.copies.pop(path, None)
 
     def _stamp(self, path: str) -> Any:
         layer = _local_layer()
         if layer is not None:
             layer.current()  # starts this process's listener
+            if self._dropped not in layer.on_pages:
+                layer.on_pages.append(self._dropped)
             # Also a new stamp each minute: a copy read in a race with a render lives a minute at most.
             return ("layer", layer.generation, int(time.time() // COPY_SECONDS)) if layer.subscribed else None
         storage = _storage()
@@ -147,10 +157,12 @@ class PageStore:
         copy = self.copies.get(path)
         if copy is not None and stamp is not None and copy[0] == stamp:
             return copy[1], copy[2]
+        drops = self.drops
         found = self._read_shared(path)
         if found is not None and stamp is not None:
             with self.lock:
-                self.copies[path] = (stamp, *found)
+                if self.drops == drops:  # else the page dropped meanwhile may be this one: not kept
+                    self.copies[path] = (stamp, *found)
         return found
 
     def _read_shared(self, path: str) -> tuple[Entry, bytes] | None:
@@ -235,12 +247,17 @@ class PageStore:
         self.forget_many([path])
 
     def forget_many(self, paths: list[str]) -> None:
+        """The cache's and every process's copies of these pages go (the process's own at once,
+        the others' on the change channel's word)."""
+        layer = _local_layer()
         for start in range(0, len(paths), 500):
             part = paths[start : start + 500]
             cache.delete_many([_shared_key(path) for path in part])
             with self.lock:
                 for path in part:
                     self.copies.pop(path, None)
+            if layer is not None:
+                layer.announce_pages(part)
 
 
 store = PageStore()

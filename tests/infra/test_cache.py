@@ -3,15 +3,12 @@
 import datetime as dt
 import gzip
 import logging
-import os
 import re
 import threading
 import time
-import uuid
 
 import brotli
 import pytest
-import redis
 from django.core.cache import caches
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -216,35 +213,6 @@ def test_without_redis_pages_are_still_served_and_the_outage_is_logged_once(
             assert claim(visitor.get("/vendors/aws-trainium/")) == "144 GB HBM3e"
     outages = [r for r in caplog.records if "unreachable" in r.getMessage()]
     assert len(outages) == 1
-
-
-@pytest.fixture
-def redis_cache(settings):
-    """The Redis backend on TEST_REDIS_URL, under a key prefix of this test's own.
-
-    The database may hold someone else's data (a developer's site, another test run): it is
-    never flushed. Afterwards exactly the keys under the prefix are deleted. Without
-    TEST_REDIS_URL the test is skipped; CI sets it (.ci/run)."""
-    url = os.environ.get("TEST_REDIS_URL")
-    if not url:
-        pytest.skip("set TEST_REDIS_URL (e.g. redis://127.0.0.1:6379/14) to run the Redis tests")
-    prefix = f"chipsite-test-{uuid.uuid4().hex}"
-    settings.CACHES = {
-        "default": {
-            "BACKEND": "infra.cache_backends.FailOpenRedisCache",
-            "LOCATION": url,
-            "KEY_PREFIX": prefix,
-        }
-    }
-    backend = caches["default"]
-    backend.ping()  # set but not answering is a failure, not a skip
-    yield backend
-    client = redis.Redis.from_url(url)
-    try:
-        if own := list(client.scan_iter(match=f"{prefix}:*", count=1000)):
-            client.delete(*own)
-    finally:
-        client.close()
 
 
 def test_with_redis_a_warm_page_costs_no_round_trip_and_a_publish_drops_every_copy(

@@ -2,6 +2,7 @@
 also while the database is away, and written out as the export."""
 
 import re
+import time
 from contextlib import contextmanager
 from pathlib import Path
 from unittest import mock
@@ -324,6 +325,56 @@ def test_render_processes_have_ended_by_themselves_before_the_pool_is_torn_down(
 
     assert report.failed == [] and report.rendered + report.unchanged
     assert alive_at_teardown == []
+
+
+def _write_elsewhere(path: str, body: bytes) -> None:
+    """Another process's render storing ``path`` anew (its row in the database left out)."""
+    from django.http import HttpResponse
+
+    from infra.models import StoredPage
+    from infra.stored.keys import Shown
+
+    StoredPage.record = classmethod(lambda cls, entry: None)
+    store.write(path, HttpResponse(body), Shown(keys={"vendor-elsewhere"}))
+
+
+def test_with_redis_a_page_another_process_writes_is_served_anew_at_once_and_other_copies_stay(
+    demo, redis_cache, visitor
+):
+    """Each app server keeps its own copies of stored pages. A render in another process names
+    each page on Redis's channel as soon as its file is in place, not when its batch ends: this
+    process answers the new bytes while its copies of every other page stay."""
+    import multiprocessing
+
+    layer = redis_cache.local
+    visitor.get("/vendors/groq/")  # starts this process's listener
+    for _ in range(100):
+        if layer.subscribed:
+            break
+        time.sleep(0.02)
+    assert layer.subscribed
+    for path in ("/vendors/groq/", "/vendors/aws-trainium/"):
+        assert visitor.get(path)["X-Stored-Page"] == "hit"
+    assert {"/vendors/groq/", "/vendors/aws-trainium/"} <= set(store.copies)
+    generation = layer.generation
+
+    connections.close_all()  # the other process opens nothing of this one's
+    writer = multiprocessing.get_context("fork").Process(
+        target=_write_elsewhere, args=("/vendors/groq/", b"<p>Groq, written elsewhere</p>")
+    )
+    writer.start()
+    writer.join(timeout=30)
+    assert writer.exitcode == 0
+
+    for _ in range(100):
+        if "/vendors/groq/" not in store.copies:
+            break
+        time.sleep(0.02)
+    answer = visitor.get("/vendors/groq/")
+    assert answer.content == b"<p>Groq, written elsewhere</p>"
+    assert answer["X-Stored-Page"] == "hit"
+    assert "/vendors/aws-trainium/" in store.copies  # this process's other copies are kept
+    assert layer.generation == generation  # and nothing else it keeps was dropped
 
 
 def _exported(root: Path, link: str) -> bool:
