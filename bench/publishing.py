@@ -92,10 +92,14 @@ def new_vendor(n):
 
 
 def axis_edit(n):
-    """An axis's description edited, as the admin saves it (vendors/admin/reference.py): every
-    stored page shows the axes."""
+    """An axis's description edited, as the admin saves it (vendors/admin/reference.py): the
+    stored pages that read the axes are rendered again."""
+    from types import SimpleNamespace
+
+    from django.contrib import admin
+
     from infra.cache import content_changed
-    from infra.stored import changed_everywhere
+    from infra.stored import changed
     from vendors.models import Axis
 
     def change():
@@ -103,7 +107,7 @@ def axis_edit(n):
         axis.description = axis.description.split(" (benchmark edit")[0] + AXIS_NOTE.format(n=n)
         axis.save()
         content_changed()
-        changed_everywhere()
+        changed(admin.site._registry[Axis].pages_showing(SimpleNamespace(changed_data=["description"])))
 
     return committed(change)
 

@@ -154,7 +154,9 @@ def rerenders():
         "a score of one vendor (its total moves)": lambda: publishing.score_change(slug),
         "Mark verified today (one vendor)": lambda: publishing.verification(slug),
         "a new vendor published": lambda: publishing.new_vendor(int(time.time())),
-        "an axis's description (site-wide)": lambda: publishing.axis_edit(int(time.time())),
+        "an axis's description (the pages that read the axes)": lambda: publishing.axis_edit(
+            int(time.time())
+        ),
     }
     found = {}
     for name, publish in kinds.items():

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from django.db.models import Min, Q
 
+from infra.cache import next_scheduled_change
 from infra.stored.keys import EVERYTHING
 
 if TYPE_CHECKING:
@@ -119,23 +120,18 @@ def pages_expire(keys: set[str], now: dt.datetime) -> dt.datetime | None:
         ids = [
             int(key[len(prefix) :]) for key in keys if key.startswith(prefix) and key[len(prefix) :].isdigit()
         ]
-        if ids:
-            versions = publication.version_model.objects.filter(item_id__in=ids)
-            moments += (
-                versions.pending(at=now).order_by("published_at").values_list("published_at", flat=True)[:1]
+        if ids:  # one query: a version of theirs going live, or off (a version ends no sooner than it starts)
+            found = publication.version_model.objects.filter(item_id__in=ids).aggregate(
+                goes_live=Min("published_at", filter=Q(published_at__gt=now)),
+                goes_off=Min("superseded_at", filter=Q(superseded_at__gt=now)),
             )
-            moments += (
-                versions.live(at=now)
-                .filter(superseded_at__isnull=False)
-                .order_by("superseded_at")
-                .values_list("superseded_at", flat=True)[:1]
-            )
+            moments += [moment for moment in found.values() if moment is not None]
     for key in keys:
         if key != EVERYTHING and not any(
             key.startswith(f"{p.version_model.page_key_prefix()}-") for p in publications()
         ):
             listed = True
-    if listed and (moment := next_scheduled(now)) is not None:
+    if listed and (moment := next_scheduled_change()) is not None:
         moments.append(moment)
     return min(moments, default=None)
 

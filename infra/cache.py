@@ -51,12 +51,15 @@ def changes_at(hook):
     return hook
 
 
-def _next_change(now):
-    """When what visitors see changes by itself: the next scheduled change, or midnight."""
-    moments = [moment for hook in _schedules if (moment := hook(now)) is not None]
+def _scheduled(now):
+    """The next moment what visitors see changes by itself (the hooks' earliest), or None."""
+    return min((moment for hook in _schedules if (moment := hook(now)) is not None), default=None)
+
+
+def _next_change(now, scheduled):
+    """When the token made now stops being valid: the next scheduled change, or midnight."""
     midnight = timezone.localtime(now).replace(hour=0, minute=0, second=0, microsecond=0)
-    moments.append(midnight + dt.timedelta(days=1))
-    return min(moments)
+    return min(moment for moment in (scheduled, midnight + dt.timedelta(days=1)) if moment is not None)
 
 
 def _valid(token):
@@ -66,17 +69,38 @@ def _valid(token):
     return None
 
 
-def content_token():
-    """The current content token; a new one once the old one's time has passed."""
+def _current_token():
+    """The current content token (its value, until, made and scheduled); a new one once the
+    old one's time has passed."""
     now = timezone.now()
-    if value := _valid(cache.get(TOKEN_KEY)):
-        return value
-    until = _next_change(now)
-    token = {"value": uuid.uuid4().hex[:16], "until": until.timestamp(), "made": now.timestamp()}
+    found = cache.get(TOKEN_KEY)
+    if _valid(found) and "scheduled" in found:  # (a token made by an earlier release has none)
+        return found
+    scheduled = _scheduled(now)
+    until = _next_change(now, scheduled)
+    token = {
+        "value": uuid.uuid4().hex[:16],
+        "until": until.timestamp(),
+        "made": now.timestamp(),
+        "scheduled": scheduled.timestamp() if scheduled else None,
+    }
     cache.set(
         TOKEN_KEY, token, timeout=min(MAX_TOKEN_SECONDS, max(1, int(until.timestamp() - now.timestamp())))
     )
-    return token["value"]
+    return token
+
+
+def content_token():
+    """The current content token; a new one once the old one's time has passed."""
+    return _current_token()["value"]
+
+
+def next_scheduled_change():
+    """The next moment a scheduled change goes live (or an unpublishing ahead takes a version
+    off), as the current token holds it: asked once per token, not by every page that lists
+    items (infra/stored/). Every write that schedules one makes a new token."""
+    token = _current_token()
+    return dt.datetime.fromtimestamp(token["scheduled"], tz=dt.UTC) if token["scheduled"] else None
 
 
 def content_changed():

@@ -82,17 +82,22 @@ class StoredPage(models.Model):
         """A render stored ``entry`` (an infra.stored.Entry): index it under its keys."""
         import datetime as dt
 
-        page, _ = cls.objects.update_or_create(
+        page = cls(
             path=entry.path,
-            defaults={
-                "file": entry.file,
-                "etag": entry.etag,
-                "release": entry.release,
-                "rendered_at": dt.datetime.fromtimestamp(entry.rendered_at, tz=dt.UTC),
-                "until": dt.datetime.fromtimestamp(entry.until, tz=dt.UTC) if entry.until else None,
-                "error": "",
-                "failed_at": None,
-            },
+            file=entry.file,
+            etag=entry.etag,
+            release=entry.release,
+            rendered_at=dt.datetime.fromtimestamp(entry.rendered_at, tz=dt.UTC),
+            until=dt.datetime.fromtimestamp(entry.until, tz=dt.UTC) if entry.until else None,
+            error="",
+            failed_at=None,
+        )
+        # One statement, new page or not (a render writes thousands of these).
+        cls.objects.bulk_create(
+            [page],
+            update_conflicts=True,
+            unique_fields=["path"],
+            update_fields=["file", "etag", "release", "rendered_at", "until", "error", "failed_at"],
         )
         known = set(page.keys.values_list("key", flat=True))
         if known != set(entry.keys):

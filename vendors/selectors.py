@@ -61,11 +61,17 @@ if TYPE_CHECKING:
     type ScoredVersion = WithAnnotations[VendorVersion, ScoreCells]
 
 
+AXES_KEY = "axes"  # a stored page that reads the active axes (their names and descriptions)
+SITE_TEXT_KEY = "site-text"  # ... that reads the site's text (SiteSettings)
+
+
 def active_axes() -> list[Axis]:
+    shows(AXES_KEY)
     return cached("active-axes", lambda: list(Axis.objects.filter(is_active=True)))
 
 
 def site_settings() -> SiteSettings:
+    shows(SITE_TEXT_KEY)
     return cached("site-settings", SiteSettings.load)
 
 

@@ -492,21 +492,72 @@ def test_a_stored_page_is_answered_without_a_database_query(demo, visitor, djang
     assert response["X-Stored-Page"] == "hit"
 
 
-def test_an_edit_to_an_axis_in_the_admin_renders_every_stored_page_again(demo, superuser, rf):
-    from django.contrib import admin
+def _save_axis_in_the_admin(client, axis, **changes):
+    from django.forms.models import model_to_dict
 
+    data = {**model_to_dict(axis, fields=["name", "slug", "description", "position", "is_active"]), **changes}
+    if not data["is_active"]:
+        del data["is_active"]  # an unticked box is not sent
+    response = client.post(f"/admin/vendors/axis/{axis.pk}/change/", data)
+    assert response.status_code == 302, response.content.decode()[:2000]
+
+
+def test_an_axis_description_edited_in_the_admin_renders_again_only_the_pages_that_read_the_axes(
+    demo, admin_client, visitor
+):
+    from infra.models import StoredPageKey
     from vendors.models import Axis
 
-    count = StoredPage.objects.count()
     before = dict(StoredPage.objects.values_list("path", "rendered_at"))
-    axis = Axis.objects.first()
-    axis.description = "Re-described."
-    request = rf.post("/admin/vendors/axis/")
-    request.user = superuser
-    admin.site._registry[Axis].save_model(request, axis, form=None, change=True)
+    reading = set(StoredPageKey.objects.filter(key="axes").values_list("page__path", flat=True))
+    assert {"/vendors/groq/", "/", "/api/v1/axes/"} <= reading  # its scores, the rankings, the API
+    axis = Axis.objects.get(slug="performance")
+    _save_axis_in_the_admin(admin_client, axis, description="Tokens per second per dollar.")
+
     after = dict(StoredPage.objects.values_list("path", "rendered_at"))
-    assert len(after) == count
-    assert all(after[path] > before[path] for path in before)
+    again = {path for path in before if after[path] != before[path]}
+    assert again == reading
+    # Change logs, feeds, citations, the chips and the sitemap name no axis: as they were.
+    for path in ("/vendors/groq/changes/", "/vendors/groq/feed/", "/vendors/groq/v/1/cite.bib", "/chips/"):
+        assert path in before and path not in again, path
+    assert "/sitemap.xml" not in again
+    answer = visitor.get("/api/v1/axes/")
+    assert answer["X-Stored-Page"] == "hit"
+    assert "Tokens per second per dollar." in answer.content.decode()
+
+
+def test_the_site_text_edited_in_the_admin_renders_again_the_profiles_and_home_page_alone(
+    demo, admin_client, visitor
+):
+    from vendors.models import SiteSettings
+
+    SiteSettings.objects.create(pk=1, cta_heading="Compare them all")
+    before = dict(StoredPage.objects.values_list("path", "rendered_at"))
+    response = admin_client.post(
+        "/admin/vendors/sitesettings/1/change/",
+        {"rankings_intro": "Every score cites its sources.", "cta_heading": "Compare them all",
+         "cta_link_label": "See the rankings"},
+    )  # fmt: skip
+    assert response.status_code == 302, response.content.decode()[:2000]
+
+    after = dict(StoredPage.objects.values_list("path", "rendered_at"))
+    again = {path for path in before if after[path] != before[path]}
+    assert {"/", "/vendors/groq/", "/vendors/aws-trainium/"} <= again
+    # (The whole-site file and the downloads' index that dates it follow every change.)
+    assert not any(path.startswith(("/api/", "/data/vendors/", "/feeds/", "/sitemap")) for path in again)
+    answer = visitor.get("/")
+    assert answer["X-Stored-Page"] == "hit"
+    assert "Every score cites its sources." in answer.content.decode()
+
+
+def test_an_axis_turned_off_in_the_admin_renders_every_stored_page_again(demo, admin_client):
+    from vendors.models import Axis
+
+    before = dict(StoredPage.objects.values_list("path", "rendered_at"))
+    _save_axis_in_the_admin(admin_client, Axis.objects.get(slug="performance"), is_active=False)
+    after = dict(StoredPage.objects.values_list("path", "rendered_at"))
+    assert len(after) == len(before)
+    assert all(after[path] > before[path] for path in before)  # every total and list moved
 
 
 @pytest.mark.django_db(transaction=False)

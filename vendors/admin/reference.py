@@ -15,7 +15,7 @@ from django.utils.html import format_html_join
 
 from editorial.admin_input import ValidatesInitial
 from infra.cache import content_changed
-from infra.stored import changed_everywhere
+from infra.stored import changed, changed_everywhere
 
 from ..authoring import source_url_warnings
 from ..models import (
@@ -30,28 +30,41 @@ from ..models import (
     normalise_url,
 )
 from ..publishing import refresh_totals
+from ..selectors import AXES_KEY, SITE_TEXT_KEY
 from ..services import add_source
 from ..source_checks import check_sources, describe
 
 
 class ChangesPublicPages(ValidatesInitial):
     """For the shared vocabulary visitors' pages show live (lane names and descriptions,
-    axes, attribute order, site text): a save or delete makes every cached page fresh."""
+    axes, attribute order, site text): a save or delete makes every cached page fresh, and
+    renders again the stored pages that show it: those that read it (``shown_as``, the key
+    its selector records), or every one (lanes and attributes are on every page)."""
+
+    shown_as: str | None = None
+
+    def pages_showing(self, form=None) -> list[str] | None:
+        """The keys of the stored pages this save changes; None for every page."""
+        return [self.shown_as] if self.shown_as else None
+
+    def _changed(self, form=None):
+        content_changed()
+        if (keys := self.pages_showing(form)) is None:
+            changed_everywhere()  # every stored page shows lanes and attributes
+        else:
+            changed(keys)
 
     def save_model(self, request, obj, form, change):
         super().save_model(request, obj, form, change)
-        content_changed()
-        changed_everywhere()  # every stored page shows lanes, attributes, axes and the site's text
+        self._changed(form if change else None)
 
     def delete_model(self, request, obj):
         super().delete_model(request, obj)
-        content_changed()
-        changed_everywhere()  # every stored page shows lanes, attributes, axes and the site's text
+        self._changed()
 
     def delete_queryset(self, request, queryset):
         super().delete_queryset(request, queryset)
-        content_changed()
-        changed_everywhere()  # every stored page shows lanes, attributes, axes and the site's text
+        self._changed()
 
 
 @admin.register(Lane)
@@ -88,6 +101,13 @@ class AxisAdmin(ChangesPublicPages, admin.ModelAdmin):
     list_filter = ["is_active"]
     search_fields = ["name", "slug", "description"]
     prepopulated_fields = {"slug": ["name"]}
+
+    # An axis's words are on the pages that read the active axes; its place, its slug or
+    # whether it counts reorder and re-total every list and profile: every page.
+    WORDS = {"name", "description"}
+
+    def pages_showing(self, form=None):
+        return [AXES_KEY] if form is not None and set(form.changed_data) <= self.WORDS else None
 
     # Totals are the sum over the active axes: turning an axis on or off changes every
     # published total at once, so the stored totals the lists sort on follow.
@@ -311,6 +331,7 @@ def _owner(cited):
 
 @admin.register(SiteSettings)
 class SiteSettingsAdmin(ChangesPublicPages, admin.ModelAdmin):
+    shown_as = SITE_TEXT_KEY
     list_display = ["__str__", "cta_heading"]
     list_filter = []
     search_fields = ["cta_heading", "callout_text"]

@@ -48,9 +48,9 @@ class Command(BaseCommand):
         parser.add_argument(
             "--interval",
             type=float,
-            default=1.0,
+            default=0.2,
             help="With the database backend: seconds to wait, when the queue is empty, before looking "
-            "again (default 1).",
+            "again (default 0.2: a publish waits at most that long for its render to start).",
         )
         parser.add_argument(
             "--queue-name",
