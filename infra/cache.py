@@ -152,6 +152,28 @@ def cached[T](name: str, compute: Callable[[], T], *, single_flight: bool = Fals
     return value
 
 
+EACH_SECONDS = 7 * 24 * 3600  # a week: a version still live is read again long before it goes
+
+
+def cached_each[K, T](
+    name: str, keys: list[K], compute: Callable[[list[K]], dict[K, T]], *, stamp: str = ""
+) -> dict[K, T]:
+    """{key: what ``compute`` gives for it}, each kept across content tokens: for what follows
+    from something that never changes once written, a published version's document, and
+    from ``stamp`` (the freshness cutoff, say), so a publish rebuilds a catalogue-wide file
+    from the one version it wrote. ``compute(missing)`` answers for the keys not kept."""
+    if not settings.PAGE_CACHE_ENABLED:
+        return compute(keys)
+    prefix = f"each:{settings.RELEASE}:{name}:{stamp}:"
+    found = cache.get_many([f"{prefix}{key}" for key in keys])
+    values = {key: found[f"{prefix}{key}"] for key in keys if f"{prefix}{key}" in found}
+    if missing := [key for key in keys if key not in values]:
+        built = compute(missing)
+        cache.set_many({f"{prefix}{key}": value for key, value in built.items()}, timeout=EACH_SECONDS)
+        values |= built
+    return values
+
+
 def _wait_for(key):
     """The value another request is computing under ``key``, once it is there (or None)."""
     until = time.monotonic() + BUILD_WAIT_SECONDS

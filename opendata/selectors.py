@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from django.db.models import QuerySet
+
 from comparisons.documents import ComparisonDocument, comparison_document_of
 from comparisons.models import ComparisonVersion
 from comparisons.selectors import live_comparison
 from editorial.models import VersionQuerySet
 from vendors.chip_selectors import LiveChip, drawn, live_chips
 from vendors.listings import ranked_then_not_scored
-from vendors.models import Axis, VendorVersion, VersionScore
+from vendors.models import Axis, VendorVersion, VersionChip, VersionScore
 from vendors.selectors import lanes_with_vendor_counts, live_vendors
 
 __all__ = ["lanes_with_vendor_counts", "live_comparison"]
@@ -56,9 +58,12 @@ def read_comparisons(versions: Iterable[ComparisonVersion]) -> list[ComparisonDo
     return [comparison_document_of(version) for version in versions]
 
 
-def every_live_chip() -> tuple[list[LiveChip], object]:
-    """Every live chip, by vendor then in the editors' order, and when the newest version
-    holding one went live: one query, whatever the catalogue holds."""
-    chips = drawn(live_chips())
-    updated = max((chip.version.published_at for chip in chips), default=None)
-    return chips, updated
+def live_chip_rows() -> QuerySet[VersionChip]:
+    """Every live chip's index row with its version, by vendor then in the editors' order,
+    the documents left unread: one query, whatever the catalogue holds."""
+    return live_chips().defer("version__document", "version__history", "version__changes")
+
+
+def chips_of_versions(version_ids: Sequence[int]) -> list[LiveChip]:
+    """The live chips of these versions, each drawn from its version's document."""
+    return drawn(live_chips().filter(version__in=list(version_ids)))

@@ -1,11 +1,14 @@
+from collections import defaultdict
+
 from django.http import Http404, HttpResponse
 from django.views.generic import TemplateView
 
 from comparisons.documents import comparison_document_of
-from infra.cache import cached
+from infra.cache import cached, cached_each
 from infra.stored import DEFERRED, expires, shows
 from vendors.chip_selectors import CHIPS_KEY
 from vendors.documents import document_of
+from vendors.freshness import stale_before
 from vendors.listings import KeysFirstPaginator
 from vendors.selectors import active_axes, live_version
 
@@ -41,19 +44,35 @@ def _rankings(request, axes):
 def _chips(request):
     """Every live chip's values, and when the newest version holding one went live. A stored
     file of them shows any chip's change and each vendor it holds, and expires when a value
-    turns stale, whether the values were built now or found in the cache."""
+    turns stale, whether the values were built now or found in the cache. Each version's
+    values are kept until the freshness cutoff moves (a version never changes): a publish
+    draws again only the chips of the version it wrote."""
 
     def compute():
-        chips, updated = selectors.every_live_chip()
-        versions = {chip.version.pk: chip.version for chip in chips}.values()
-        turns_stale = [at for v in versions if (at := document_of(v).turns_stale_at) is not None]
-        keys = sorted(version.page_key for version in versions)
-        return exports.chip_values(chips), updated, keys, min(turns_stale, default=None)
+        versions = {row.version_id: row.version for row in selectors.live_chip_rows()}
+        each = cached_each("chip-values", list(versions), _chip_values, stamp=stale_before().isoformat())
+        values = [value for pk in versions for value in each[pk][0]]
+        turns_stale = [at for pk in versions if (at := each[pk][1]) is not None]
+        updated = max((version.published_at for version in versions.values()), default=None)
+        keys = sorted(version.page_key for version in versions.values())
+        return values, updated, keys, min(turns_stale, default=None)
 
     values, updated, keys, until = _per_host(request, "chips", compute)
     shows(CHIPS_KEY, *keys)
     expires(until)
     return values, updated
+
+
+def _chip_values(version_ids):
+    """{version pk: (its chips' values, when one of them turns stale)}."""
+    chips = defaultdict(list)
+    for chip in selectors.chips_of_versions(version_ids):
+        chips[chip.version.pk].append(chip)
+
+    def turns_stale(pk):
+        return document_of(chips[pk][0].version).turns_stale_at if chips[pk] else None
+
+    return {pk: (exports.chip_values(chips[pk]), turns_stale(pk)) for pk in version_ids}
 
 
 def _site(request, axes, *, rankings=None):

@@ -1,11 +1,16 @@
 """The chips' downloads: one row per value of every live chip, with its sources."""
 
 import csv
+import datetime as dt
 import io
 import json
 
 import pytest
+from django.core.cache import cache
+from django.utils import timezone
 
+from infra.cache import TOKEN_KEY
+from opendata import selectors
 from tests import factories as f
 from vendors.models import SpecCitation
 
@@ -130,6 +135,61 @@ def test_the_chips_files_query_count_does_not_grow_with_the_chips(client, url, d
                     sources=[source],
                 )
             f.publish(vendor)
-        with django_assert_num_queries(1):
+        # The chips' index rows, then the documents of the versions holding them.
+        with django_assert_num_queries(2):
             response = client.get(url)
         assert response.status_code == 200
+
+
+@pytest.fixture
+def drawn(settings, monkeypatch):
+    """The versions whose chips a build of the files drew from their documents, each build a list."""
+    settings.PAGE_CACHE_ENABLED = True
+    cache.clear()
+    builds = []
+    real = selectors.chips_of_versions
+
+    def recorded(version_ids):
+        builds.append(sorted(version_ids))
+        return real(version_ids)
+
+    monkeypatch.setattr(selectors, "chips_of_versions", recorded)
+    return builds
+
+
+def test_after_a_publish_the_chips_files_draw_only_the_new_versions_chips_again(client, trainium, drawn):
+    groq = f.make_vendor(name="Groq", slug="groq")
+    f.make_spec(vendor=groq, chip="LPU", kind="sram", quantity="230", unit="MB")
+    f.publish(groq)
+    assert [row["chip"] for row in spreadsheet_rows(client.get("/data/chips.csv"))] == ["Trainium3"] * 2 + [
+        "LPU"
+    ]
+
+    groq.specs.update(quantity="500")
+    new = f.publish(groq)
+    cache.delete(TOKEN_KEY)  # as the publish's commit does (the test's transaction never commits)
+    rows = spreadsheet_rows(client.get("/data/chips.csv"))
+
+    assert [(row["chip"], row["quantity"]) for row in rows] == [
+        ("Trainium3", "144"),
+        ("Trainium3", "2.52"),
+        ("LPU", "500"),
+    ]
+    assert drawn[-1] == [new.pk]  # Trainium's values were kept from the first build
+
+
+def test_a_kept_chip_value_turns_stale_in_the_files_when_the_day_passes_its_window(
+    client, settings, monkeypatch, drawn
+):
+    today = timezone.localdate()
+    vendor = f.make_vendor(name="Cerebras", slug="cerebras")
+    last_fresh_day = today - dt.timedelta(days=settings.FRESHNESS_DAYS)
+    f.make_spec(vendor=vendor, chip="WSE-3", verified_on=last_fresh_day, sources=[f.make_source()])
+    f.publish(vendor)
+    assert [row["stale"] for row in spreadsheet_rows(client.get("/data/chips.csv"))] == ["false"]
+
+    monkeypatch.setattr(timezone, "localdate", lambda *args, **kwargs: today + dt.timedelta(days=1))
+    cache.delete(TOKEN_KEY)  # the day turned: so does the content token
+
+    assert [row["stale"] for row in spreadsheet_rows(client.get("/data/chips.csv"))] == ["true"]
+    assert len(drawn) == 2  # drawn again under the new cutoff, not served from the kept values
