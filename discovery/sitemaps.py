@@ -36,16 +36,27 @@ class LiveVersionSitemap(PagedSitemap):
     changefreq = "weekly"
 
     def items(self):
-        shows("entries", "changes", "comparisons")  # every live item and its live version's date
-        return self.model.objects.live().only("slug", "published_at").order_by("slug")
+        return self.model.objects.live().only("slug", "published_at", "item").order_by("slug")
 
     def lastmod(self, version):
         return version.published_at
 
 
 class ProfileSitemap(LiveVersionSitemap):
+    """A page of it shows which vendors are live, in order (``entries``: one going live, away or
+    to a new address moves every later page), and the date of each vendor it lists: a publish
+    renders again the one page that names the vendor, not every page of the part."""
+
     model = VendorVersion
     priority = 0.8
+
+    def items(self):
+        shows("entries")
+        return super().items()
+
+    def lastmod(self, version):
+        shows(version.page_key)  # called for the addresses of the page rendered only
+        return super().lastmod(version)
 
 
 class ChangeLogSitemap(ProfileSitemap):

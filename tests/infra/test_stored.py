@@ -12,6 +12,7 @@ from django.core.management import call_command
 from django.db import OperationalError, connections
 from django.test import Client
 from django.test.signals import template_rendered
+from django.utils import timezone
 
 from infra.models import StoredPage
 from infra.stored import store
@@ -141,6 +142,31 @@ def test_a_fact_change_renders_the_vendors_own_pages_and_never_the_whole_site(de
         "/sitemap-lists-1.xml",
         "/sitemap-profiles-1.xml",
     ]  # and nothing else: not the whole site
+
+
+def test_a_fact_change_renders_again_only_the_page_of_the_sitemap_that_dates_the_vendor(
+    stored_pages, visitor, monkeypatch
+):
+    from discovery import sitemaps
+    from infra.stored import render_expired
+    from tests.factories import make_fact, make_vendor, publish
+
+    monkeypatch.setattr(sitemaps.PagedSitemap, "limit", 1)  # a vendor a page: cerebras 1, groq 2
+    for slug in ("cerebras", "groq"):
+        make_fact(vendor=make_vendor(slug=slug, name=slug.title(), published=False), value="A value")
+        publish(Vendor.objects.get(slug=slug))
+    render_expired.call()
+    assert "/vendors/groq/" in visitor.get("/sitemap-profiles-2.xml").content.decode()
+    before = dict(StoredPage.objects.values_list("path", "rendered_at"))
+
+    groq = publish_groq_fact()
+
+    after = dict(StoredPage.objects.values_list("path", "rendered_at"))
+    again = {path for path in before if after[path] != before[path]}
+    assert {"/sitemap-profiles-2.xml", "/sitemap-changes-2.xml"} <= again
+    assert not again & {"/sitemap-profiles-1.xml", "/sitemap-changes-1.xml"}  # they name cerebras
+    day = timezone.localdate(groq.versions.live().get().published_at).isoformat()
+    assert f"<lastmod>{day}</lastmod>" in visitor.get("/sitemap-profiles-2.xml").content.decode()
 
 
 def test_a_change_to_groq_leaves_trainiums_profile_unrendered_and_its_etag_as_it_was(demo, visitor):
@@ -655,7 +681,7 @@ def test_a_worker_renders_a_change_in_as_many_processes_as_it_is_given_and_a_web
     settings.STORED_PAGES_RENDER_JOBS = 3
 
     rendering.render_showing.call([], ["/"])  # tasks run in this process (no worker)
-    settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+    settings.TASKS = {"default": {**settings.TASKS["default"], "BACKEND": "django_tasks_db.DatabaseBackend"}}
     rendering.render_showing.call([], ["/"])
     rendering.render_due.call()
 
