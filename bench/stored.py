@@ -35,22 +35,36 @@ INCREMENTAL_TARGET = 5.0  # seconds of render_showing after one publish
 
 
 class Worker:
-    """``manage.py run_worker`` beside gunicorn, with the same environment."""
+    """The Procfile's two ``manage.py run_worker`` beside gunicorn, with the same environment:
+    one for what a publish enqueues, one for the schedule's runs (the whole-site file)."""
 
     def __init__(self):
-        self.process = subprocess.Popen(
-            [sys.executable, "manage.py", "run_worker", "--no-startup-delay", "-v0"],
-            cwd=ROOT,
-            env={**os.environ, "DEBUG": "0"},
-        )
+        self.processes = [
+            subprocess.Popen(
+                [
+                    sys.executable,
+                    "manage.py",
+                    "run_worker",
+                    "--queue-name",
+                    queue,
+                    "--no-startup-delay",
+                    "-v0",
+                ],
+                cwd=ROOT,
+                env={**os.environ, "DEBUG": "0"},
+            )
+            for queue in ("default", "periodic")
+        ]
 
     def stop(self):
-        self.process.send_signal(signal.SIGTERM)
-        try:
-            self.process.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
+        for process in self.processes:
+            process.send_signal(signal.SIGTERM)
+        for process in self.processes:
+            try:
+                process.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
 
 
 def manage(*args):

@@ -459,7 +459,9 @@ _TASK_BACKENDS = {
 }
 if TASKS_BACKEND not in _TASK_BACKENDS:
     raise ImproperlyConfigured('TASKS_BACKEND must be "immediate" or "database".')
-TASKS = {"default": {"BACKEND": _TASK_BACKENDS[TASKS_BACKEND]}}
+# Two queues: "default" for what a write enqueues (a publish's render), "periodic" for the
+# schedule's long runs (infra/periodic.py), which a worker of their own can take.
+TASKS = {"default": {"BACKEND": _TASK_BACKENDS[TASKS_BACKEND], "QUEUES": ["default", "periodic"]}}
 # How often `run_worker` enqueues a check of every source (vendors/tasks.py), in hours.
 SOURCE_CHECK_EVERY_HOURS = float(os.environ.get("SOURCE_CHECK_EVERY_HOURS", "24"))
 

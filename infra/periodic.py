@@ -56,6 +56,12 @@ from .models import PeriodicRun
 
 logger = logging.getLogger(__name__)
 
+# The queue the schedule's tasks go to: long runs (the whole-site file, every source checked)
+# that a worker of their own takes (`run_worker --queue-name periodic`), so that a publish's
+# render on the default queue never waits behind one. A worker started without the option
+# runs both.
+PERIODIC_QUEUE = "periodic"
+
 
 @dataclass(frozen=True)
 class Schedule:
@@ -198,12 +204,12 @@ def _enqueue(schedule: Schedule, *, now: dt.datetime) -> bool:
         if not claim(schedule, now=now):
             return False
         logger.info("Running periodic task %s (%s)", schedule.name, schedule.describe())
-        schedule.task.enqueue()
+        schedule.task.using(queue_name=PERIODIC_QUEUE).enqueue()
         return True
     with transaction.atomic():  # claimed and enqueued together, or neither
         if not claim(schedule, now=now):
             return False
-        schedule.task.enqueue()
+        schedule.task.using(queue_name=PERIODIC_QUEUE).enqueue()
     logger.info("Enqueued periodic task %s (%s)", schedule.name, schedule.describe())
     return True
 

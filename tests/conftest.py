@@ -30,7 +30,12 @@ def media_root(settings, tmp_path):
 def tasks_run_at_once(settings):
     """Tasks run as they are enqueued, whatever TASKS_BACKEND says; a test that needs the
     database backend sets it itself (tests/infra/test_worker.py)."""
-    settings.TASKS = {"default": {"BACKEND": "django.tasks.backends.immediate.ImmediateBackend"}}
+    settings.TASKS = {
+        "default": {
+            **settings.TASKS["default"],
+            "BACKEND": "django.tasks.backends.immediate.ImmediateBackend",
+        }
+    }
 
 
 @pytest.fixture(autouse=True)

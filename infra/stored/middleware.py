@@ -96,7 +96,7 @@ class StoredPageMiddleware:
 
 def has_worker() -> bool:
     """Whether tasks run in a worker process (TASKS_BACKEND), not in the request that enqueues them."""
-    backend = settings.TASKS.get("default", {}).get("BACKEND", "") if hasattr(settings, "TASKS") else ""
+    backend = str(settings.TASKS.get("default", {}).get("BACKEND", "")) if hasattr(settings, "TASKS") else ""
     return bool(backend) and not backend.endswith("ImmediateBackend")
 
 

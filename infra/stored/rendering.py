@@ -21,6 +21,7 @@ from django.http import HttpResponse
 from django.tasks import task
 from django.utils import timezone
 
+from ..periodic import PERIODIC_QUEUE
 from ..purge import purge_keys
 from .keys import DEFERRED, EVERYTHING, every_path, own_key
 from .middleware import RENDER_FLAG, has_worker, site_host
@@ -281,7 +282,7 @@ def rebuild(paths: Iterable[str]) -> None:
         return
     for path in paths:
         store.delete(path)
-    transaction.on_commit(lambda: render_expired.enqueue())
+    transaction.on_commit(lambda: render_expired.using(queue_name=PERIODIC_QUEUE).enqueue())
 
 
 def changed_everywhere() -> None:

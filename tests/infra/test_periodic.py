@@ -149,7 +149,9 @@ class TestEnqueuing:
             assert PeriodicRun.objects.get(name=schedule.name).last_enqueued_at == NOW
 
     def test_with_the_database_backend_the_task_is_queued_with_its_claim(self, settings):
-        settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+        settings.TASKS = {
+            "default": {**settings.TASKS["default"], "BACKEND": "django_tasks_db.DatabaseBackend"}
+        }
 
         run_due(now=NOW, schedules=[hourly()])
 
@@ -157,8 +159,21 @@ class TestEnqueuing:
         assert (queued.task_path, queued.status) == ("tests.infra.worker_tasks.remember", "READY")
         assert worker_tasks.RUNS == []  # the worker runs it, not the scheduler
 
+    def test_a_periodic_task_goes_to_the_periodic_queue_not_the_one_publishes_use(self, settings):
+        settings.TASKS = {
+            "default": {**settings.TASKS["default"], "BACKEND": "django_tasks_db.DatabaseBackend"}
+        }
+
+        run_due(now=NOW, schedules=[hourly()])
+        remember.enqueue()  # as a publish enqueues its render
+
+        queues = sorted(DBTaskResult.objects.values_list("queue_name", flat=True))
+        assert queues == ["default", "periodic"]
+
     def test_a_task_that_cannot_be_queued_leaves_the_run_due(self, settings, monkeypatch):
-        settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+        settings.TASKS = {
+            "default": {**settings.TASKS["default"], "BACKEND": "django_tasks_db.DatabaseBackend"}
+        }
 
         def refuse(self, *args, **kwargs):
             raise RuntimeError("queue unavailable")

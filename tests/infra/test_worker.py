@@ -67,7 +67,7 @@ def shared_database(transactional_db, tmp_path):
 
 @pytest.fixture
 def database_backend(settings):
-    settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+    settings.TASKS = {"default": {**settings.TASKS["default"], "BACKEND": "django_tasks_db.DatabaseBackend"}}
 
 
 @pytest.fixture

@@ -54,8 +54,10 @@ class Command(BaseCommand):
         )
         parser.add_argument(
             "--queue-name",
-            default="default",
-            help="With the database backend: the queues to run, comma-separated, or '*' for all.",
+            default="*",
+            help="With the database backend: the queues to run, comma-separated, or '*' for all (the "
+            "default). 'default' takes what a publish enqueues, 'periodic' the schedule's long runs: "
+            "a worker for each keeps a publish's render from waiting behind the whole-site file.",
         )
         parser.add_argument(
             "--worker-id",
