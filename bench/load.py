@@ -242,7 +242,9 @@ def measure(size, *, duration, static_root, fresh_count):
                 server.stop()
         server = Server(cache=True, static_root=static_root)
         try:
-            stored |= measure_stored(server, export_root, duration=duration, fresh_count=fresh_count)
+            stored |= measure_stored(
+                server, export_root, size=size, duration=duration, fresh_count=fresh_count
+            )
         finally:
             server.stop()
     finally:

@@ -150,9 +150,21 @@ def after_publish(server, *, duration):
     return {"runs": results, "answers": answers, "bytes": sizes}
 
 
-def rerenders():
+# The kinds of publish that render every list page or every profile: thousands of pages, tens
+# of minutes at 10,000 vendors, so they run at the smaller sizes only (what they render grows
+# with the site, and 1,000 shows how).
+WHOLE_LIST_KINDS = (
+    "a score of one vendor (its total moves)",
+    "a new vendor published",
+    "an axis's description (the pages that read the axes)",
+)
+WHOLE_LIST_KINDS_UP_TO = 1000  # vendors
+
+
+def rerenders(size):
     """What each kind of publish renders again: pages with a new rendered_at, with new bytes,
-    marked due for the worker's sweep, and the render task's own time."""
+    marked due for the worker's sweep, and the render task's own time. Above
+    WHOLE_LIST_KINDS_UP_TO vendors, the fact and the verification alone."""
     from django.utils import timezone
 
     from vendors.models import Score
@@ -172,6 +184,8 @@ def rerenders():
             int(time.time())
         ),
     }
+    if size > WHOLE_LIST_KINDS_UP_TO:
+        kinds = {name: publish for name, publish in kinds.items() if name not in WHOLE_LIST_KINDS}
     found = {}
     for name, publish in kinds.items():
         publishing.drain()
@@ -264,13 +278,13 @@ def file_anchor(server, export_root, *, duration):
     return {"bytes": sizes, "runs": results}
 
 
-def measure_stored(server, export_root, *, duration, fresh_count):
+def measure_stored(server, export_root, *, size, duration, fresh_count):
     """Every stored-pages mode on ``server`` (gunicorn for SITE_URL, the worker beside it)."""
     load_before = os.getloadavg()[0]
     found = {"anchor": file_anchor(server, export_root, duration=duration)}
     shutil.rmtree(export_root, ignore_errors=True)
     found["after publish"] = after_publish(server, duration=duration)
-    found["rerenders"] = rerenders()
+    found["rerenders"] = rerenders(size)
     found["fresh"] = publish_to_fresh(server, count=fresh_count)
     found["load"] = (load_before, os.getloadavg()[0])
     return found
