@@ -183,7 +183,8 @@ def _announce(report: Report) -> None:
     if report.rendered or report.removed:
         # Again, now that every file is in place: a copy a server read just before its file
         # was replaced, and put in the cache after the write's own forget, goes too.
-        store.forget_many([*report.rendered, *report.removed])
+        # Each page was named on the channel as it was written; one word now drops every copy.
+        store.forget_many([*report.rendered, *report.removed], announce=False)
         if layer := _local_layer():
             layer.announce()  # every app server drops its own copies
         anew = [*report.rendered, *report.removed]

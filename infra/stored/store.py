@@ -246,9 +246,10 @@ class PageStore:
     def forget(self, path: str) -> None:
         self.forget_many([path])
 
-    def forget_many(self, paths: list[str]) -> None:
+    def forget_many(self, paths: list[str], *, announce: bool = True) -> None:
         """The cache's and every process's copies of these pages go (the process's own at once,
-        the others' on the change channel's word)."""
+        the others' on the change channel's word; without ``announce``, the caller's word for
+        every page follows instead)."""
         layer = _local_layer()
         for start in range(0, len(paths), 500):
             part = paths[start : start + 500]
@@ -256,7 +257,7 @@ class PageStore:
             with self.lock:
                 for path in part:
                     self.copies.pop(path, None)
-            if layer is not None:
+            if layer is not None and announce:
                 layer.announce_pages(part)
 
 
