@@ -184,10 +184,18 @@ class PageStore:
             cache.set(key, (entry.as_json(), body), timeout=COPY_SECONDS)
         return entry, body
 
+    def _read_meta(self, path: str) -> Entry | None:
+        """The page's meta alone, as its file says: what a write needs to know of it."""
+        try:
+            with _storage().open(meta_name(path), "rb") as meta:
+                return Entry.parse(meta.read())
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+
     def write(self, path: str, response: HttpResponse, shown: Shown) -> Entry:
-        current = self._read_shared(path)
-        if current is not None and current[0].rendered_at > shown.started:
-            return current[0]  # rendered since this render began (a publish meanwhile): it stands
+        current = self._read_meta(path)
+        if current is not None and current.rendered_at > shown.started:
+            return current  # rendered since this render began (a publish meanwhile): it stands
         body = response.content
         headers = [(name, value) for name, value in response.items() if name.lower() in STORED_HEADERS]
         name = file_name(path, response.get("Content-Type", "text/html"))

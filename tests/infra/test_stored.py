@@ -410,6 +410,22 @@ def _exported(root: Path, link: str) -> bool:
     return target.is_file()
 
 
+def test_a_render_that_began_before_another_wrote_the_page_leaves_the_newer_page_standing(stored_pages):
+    from django.http import HttpResponse
+
+    from infra.stored.keys import Shown
+
+    slow = Shown(keys={"vendor-1"})  # began first: read the document before the publish
+    time.sleep(0.01)
+    newer = store.write("/vendors/x/", HttpResponse(b"<p>after the publish</p>"), Shown(keys={"vendor-1"}))
+
+    kept = store.write("/vendors/x/", HttpResponse(b"<p>before the publish</p>"), slow)
+
+    assert kept.etag == newer.etag
+    assert store.read("/vendors/x/")[1] == b"<p>after the publish</p>"
+    assert StoredPage.objects.get(path="/vendors/x/").etag == newer.etag
+
+
 def test_a_page_written_halfway_leaves_the_previous_file_whole_and_no_temporary_file(stored_pages):
     from django.core.files.base import ContentFile
 
