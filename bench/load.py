@@ -267,8 +267,9 @@ def report(results, *, duration):
         f"Redis), driven by `wrk -t1 -c{CONNECTIONS} -d{duration}s` from the same "
         f"{os.cpu_count()}-core machine.",
         "Every size has its own page store (STORED_PAGES_ROOT), SITE_URL is the server's address (each",
-        "request names its host), and a task worker (`run_worker`, TASKS_BACKEND=database) runs beside",
-        "gunicorn. Addresses without a query string are stored pages, measured right after a publish;",
+        "request names its host), and the Procfile's two task workers (`run_worker`, TASKS_BACKEND=database:",
+        "one for the default queue, one for the periodic) run beside gunicorn. Addresses without a",
+        "query string are stored pages, measured right after a publish;",
         "the first table holds the pages rendered on demand (query strings, any-N comparisons).",
         "**Cold**: page and data cache off, every request renders and reads everything. **Miss**:",
         "cache on, but every request asks for a new address, so the page renders while the shared",
