@@ -144,6 +144,21 @@ class Watcher:
         if f"{parts.scheme}://{parts.netloc}" != self.origin:
             self.foreign_requests.append(request.url)
 
+    def failed_except_aborted(self, *paths):
+        """The failed requests, less those the browser itself cancelled (ERR_ABORTED) under ``paths``.
+
+        A request still on its way when the page moves on (an icon after a save's click, an
+        autocomplete's earlier search) is dropped by the browser: not a failure of the site.
+        """
+        return [
+            failure
+            for failure in self.failed_requests
+            if not (
+                failure.endswith("net::ERR_ABORTED")
+                and urlsplit(failure.rsplit(": ", 1)[0]).path.startswith(paths)
+            )
+        ]
+
     def assert_clean(self):
         assert self.console_errors == [], "console errors"
         assert self.failed_requests == [], "failed requests"

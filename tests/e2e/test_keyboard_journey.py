@@ -188,4 +188,4 @@ def test_an_editor_and_a_publisher_take_a_new_profile_live_with_the_keyboard_alo
         # An autocomplete's search still on its way when the page moves on is cancelled by the
         # browser (ERR_ABORTED): nobody waits for it. Anything else failing is a failure.
         assert w.console_errors == []
-        assert [r for r in w.failed_requests if not r.endswith("net::ERR_ABORTED")] == []
+        assert w.failed_except_aborted("/") == []

@@ -196,9 +196,7 @@ def test_a_new_profile_takes_at_most_half_the_44_clicks(open_page):
     assert (editor.clicks, editor.loads) == (16, 3)  # the docstring's numbers: change both together
     assert watcher.console_errors == []
     # Typing into an autocomplete cancels its earlier searches: those aborts are not failures.
-    assert [
-        r for r in watcher.failed_requests if not ("/admin/autocomplete/" in r and "ERR_ABORTED" in r)
-    ] == []
+    assert watcher.failed_except_aborted("/admin/autocomplete/") == []
 
 
 def test_the_dialog_shows_what_is_wrong_and_offers_a_source_its_url_already_is(open_page):
