@@ -110,30 +110,47 @@ def next_scheduled(now: dt.datetime) -> dt.datetime | None:
     return min(moments, default=None)
 
 
-def pages_expire(keys: set[str], now: dt.datetime) -> dt.datetime | None:
-    """When a stored page showing ``keys`` changes by itself: a version of one of its items
-    scheduled to go live, or for a page about more than its items (a list), any scheduled version."""
-    moments: list[dt.datetime] = []
-    listed = False
-    for publication in publications():
-        prefix = f"{publication.version_model.page_key_prefix()}-"
-        ids = [
-            int(key[len(prefix) :]) for key in keys if key.startswith(prefix) and key[len(prefix) :].isdigit()
-        ]
-        if ids:  # one query: a version of theirs going live, or off (a version ends no sooner than it starts)
-            found = publication.version_model.objects.filter(item_id__in=ids).aggregate(
-                goes_live=Min("published_at", filter=Q(published_at__gt=now)),
-                goes_off=Min("superseded_at", filter=Q(superseded_at__gt=now)),
+def pages_expire(now: dt.datetime) -> Callable[[set[str]], dt.datetime | None]:
+    """What tells when a stored page showing ``keys`` changes by itself: a version of one of its
+    items scheduled to go live or off, or for a page about more than its items (a list), any
+    scheduled version. Read once for a render batch: one query per kind of item, when first asked."""
+    scheduled: dict[str, dict[int, dt.datetime]] = {}
+    listed: list[dt.datetime | None] = []
+    prefixes = {f"{p.version_model.page_key_prefix()}-": p for p in publications()}
+
+    def moments_of(prefix: str) -> dict[int, dt.datetime]:
+        if prefix not in scheduled:
+            found = (
+                prefixes[prefix]
+                .version_model.objects.filter(Q(published_at__gt=now) | Q(superseded_at__gt=now))
+                .values("item_id")
+                .annotate(
+                    goes_live=Min("published_at", filter=Q(published_at__gt=now)),
+                    goes_off=Min("superseded_at", filter=Q(superseded_at__gt=now)),
+                )
             )
-            moments += [moment for moment in found.values() if moment is not None]
-    for key in keys:
-        if key != EVERYTHING and not any(
-            key.startswith(f"{p.version_model.page_key_prefix()}-") for p in publications()
-        ):
-            listed = True
-    if listed and (moment := next_scheduled_change()) is not None:
-        moments.append(moment)
-    return min(moments, default=None)
+            # A version ends no sooner than it starts: the earlier of the two is the item's next change.
+            scheduled[prefix] = {
+                row["item_id"]: min(m for m in (row["goes_live"], row["goes_off"]) if m is not None)
+                for row in found
+            }
+        return scheduled[prefix]
+
+    def expires(keys: set[str]) -> dt.datetime | None:
+        moments: list[dt.datetime] = []
+        for key in keys:
+            prefix = next((p for p in prefixes if key.startswith(p)), None)
+            if prefix is not None and key[len(prefix) :].isdigit():
+                if (moment := moments_of(prefix).get(int(key[len(prefix) :]))) is not None:
+                    moments.append(moment)
+            elif prefix is None and key != EVERYTHING:  # a list: any scheduled version changes it
+                if not listed:
+                    listed.append(next_scheduled_change())
+                if listed[0] is not None:
+                    moments.append(listed[0])
+        return min(moments, default=None)
+
+    return expires
 
 
 def on_version_written[H: Callable[[Publication, PublishedVersion], None]](hook: H) -> H:

@@ -78,34 +78,59 @@ class StoredPage(models.Model):
         return self.path
 
     @classmethod
-    def record(cls, entry):
-        """A render stored ``entry`` (an infra.stored.Entry): index it under its keys."""
+    def record_many(cls, entries):
+        """Renders stored ``entries`` (infra.stored.Entry): index each under its keys, in one
+        transaction. A page whose row a newer render wrote meanwhile keeps that row."""
         import datetime as dt
 
-        page = cls(
-            path=entry.path,
-            file=entry.file,
-            etag=entry.etag,
-            release=entry.release,
-            rendered_at=dt.datetime.fromtimestamp(entry.rendered_at, tz=dt.UTC),
-            until=dt.datetime.fromtimestamp(entry.until, tz=dt.UTC) if entry.until else None,
-            error="",
-            failed_at=None,
-        )
-        # One statement, new page or not (a render writes thousands of these).
-        cls.objects.bulk_create(
-            [page],
-            update_conflicts=True,
-            unique_fields=["path"],
-            update_fields=["file", "etag", "release", "rendered_at", "until", "error", "failed_at"],
-        )
-        known = set(page.keys.values_list("key", flat=True))
-        if known != set(entry.keys):
-            page.keys.exclude(key__in=entry.keys).delete()
-            StoredPageKey.objects.bulk_create(
-                StoredPageKey(page=page, key=key) for key in entry.keys if key not in known
+        from django.db import transaction
+
+        def moment(timestamp):
+            return dt.datetime.fromtimestamp(timestamp, tz=dt.UTC) if timestamp else None
+
+        latest = {}
+        for entry in entries:  # an address written twice in one batch: its last render
+            if entry.path not in latest or entry.rendered_at >= latest[entry.path].rendered_at:
+                latest[entry.path] = entry
+        with transaction.atomic():
+            newer = set(cls.objects.filter(path__in=list(latest)).values_list("path", "rendered_at"))
+            for path, rendered_at in newer:
+                if rendered_at is not None and rendered_at > moment(latest[path].rendered_at):
+                    del latest[path]
+            if not latest:
+                return
+            # One statement for every page, new or not (a full render writes thousands).
+            cls.objects.bulk_create(
+                [
+                    cls(
+                        path=entry.path,
+                        file=entry.file,
+                        etag=entry.etag,
+                        release=entry.release,
+                        rendered_at=moment(entry.rendered_at),
+                        until=moment(entry.until),
+                        error="",
+                        failed_at=None,
+                    )
+                    for entry in latest.values()
+                ],
+                update_conflicts=True,
+                unique_fields=["path"],
+                update_fields=["file", "etag", "release", "rendered_at", "until", "error", "failed_at"],
             )
-        return page
+            ids = dict(cls.objects.filter(path__in=list(latest)).values_list("path", "pk"))
+            known = set(StoredPageKey.objects.filter(page_id__in=ids.values()).values_list("page_id", "key"))
+            wanted = {(ids[path], key) for path, entry in latest.items() for key in entry.keys}
+            gone = known - wanted
+            if gone:
+                by_page = {}
+                for page_id, key in gone:
+                    by_page.setdefault(page_id, []).append(key)
+                for page_id, keys in by_page.items():
+                    StoredPageKey.objects.filter(page_id=page_id, key__in=keys).delete()
+            StoredPageKey.objects.bulk_create(
+                [StoredPageKey(page_id=page_id, key=key) for page_id, key in sorted(wanted - known)]
+            )
 
     @classmethod
     def failed(cls, path, error):

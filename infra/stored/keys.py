@@ -70,7 +70,8 @@ def expires(moment: dt.datetime | None) -> None:
 
 _url_names: set[str] = set()
 _path_lists: list[Callable[[], Iterable[str]]] = []
-_expiry_hooks: list[Callable[[set[str], dt.datetime], dt.datetime | None]] = []
+type ExpiryReader = Callable[[set[str]], dt.datetime | None]
+_expiry_hooks: list[Callable[[dt.datetime], ExpiryReader]] = []
 _item_paths: dict[str, list[Callable[[Any], Iterable[str]]]] = {}
 
 
@@ -85,8 +86,9 @@ def register_paths(source: Callable[[], Iterable[str]]) -> None:
         _path_lists.append(source)
 
 
-def register_expiry(hook: Callable[[set[str], dt.datetime], dt.datetime | None]) -> None:
-    """``hook(keys, now)``: when a page showing ``keys`` changes by itself (a scheduled version)."""
+def register_expiry(hook: Callable[[dt.datetime], ExpiryReader]) -> None:
+    """``hook(now)(keys)``: when a page showing ``keys`` changes by itself (a scheduled version).
+    ``hook(now)`` is called once for a render batch, so what it reads it reads once for all its pages."""
     if hook not in _expiry_hooks:
         _expiry_hooks.append(hook)
 

@@ -148,34 +148,43 @@ def _render_chunk(paths: list[str]) -> Report:
 
 
 def _render(paths: list[str]) -> Report:
+    """Render ``paths`` in this process, a batch of RENDER_CHUNK at a time: each batch reads what
+    its pages were and when pages expire once, and indexes its pages in one transaction."""
     from ..models import StoredPage
 
     report = Report()
-    etags: dict[str, str] = {}
-    for n, path in enumerate(paths):
-        if n % 500 == 0:  # what each page's bytes were, for the next 500 at once
-            part = paths[n : n + 500]
-            etags = dict(StoredPage.objects.filter(path__in=part).values_list("path", "etag"))
-        before = etags.get(path)
-        try:
-            response = render_one(path)
-        except Exception as error:  # noqa: BLE001 - kept on the page's row, logged once
-            problem: str | None = f"{type(error).__name__}: {error}"
-        else:
-            problem = None if response.status_code in (200, 404, 410) else f"answered {response.status_code}"
-            if problem and (raised := getattr(response, "render_error", None)) is not None:
-                problem = f"{problem}: {type(raised).__name__}: {raised}"
-        if problem is not None:
-            StoredPage.failed(path, problem)
-            log.error("Stored page %s not rendered (%s); the previous one is kept.", path, problem)
-            report.failed.append(path)
-            continue
-        if response.status_code != 200:
-            report.removed.append(path)
-            continue
-        etag = response.get("ETag", "").strip('"')
-        (report.unchanged if etag == before else report.rendered).append(path)
+    bulk = len(paths) >= RENDERS_PER_PROCESS_AT_LEAST
+    for start in range(0, len(paths), RENDER_CHUNK):
+        part = paths[start : start + RENDER_CHUNK]
+        etags = dict(StoredPage.objects.filter(path__in=part).values_list("path", "etag"))
+        with store.batched(bulk=bulk):
+            for path in part:
+                _render_into(report, path, before=etags.get(path))
     return report
+
+
+def _render_into(report: Report, path: str, *, before: str | None) -> None:
+    """Render ``path`` and note what came of it (``before``: its bytes' ETag until now)."""
+    from ..models import StoredPage
+
+    try:
+        response = render_one(path)
+    except Exception as error:  # noqa: BLE001 - kept on the page's row, logged once
+        problem: str | None = f"{type(error).__name__}: {error}"
+    else:
+        problem = None if response.status_code in (200, 404, 410) else f"answered {response.status_code}"
+        if problem and (raised := getattr(response, "render_error", None)) is not None:
+            problem = f"{problem}: {type(raised).__name__}: {raised}"
+    if problem is not None:
+        StoredPage.failed(path, problem)
+        log.error("Stored page %s not rendered (%s); the previous one is kept.", path, problem)
+        report.failed.append(path)
+        return
+    if response.status_code != 200:
+        report.removed.append(path)
+        return
+    etag = response.get("ETag", "").strip('"')
+    (report.unchanged if etag == before else report.rendered).append(path)
 
 
 def _announce(report: Report) -> None:

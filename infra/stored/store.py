@@ -11,7 +11,10 @@ import os
 import tempfile
 import threading
 import time
-from dataclasses import asdict, dataclass, replace
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import asdict, dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
@@ -107,6 +110,24 @@ class Entry:
         return cls(**values)
 
 
+@dataclass
+class _Batch:
+    """A render batch's pages (``PageStore.batched``): when pages expire, read once for all of
+    them, and what to index and drop once it ends."""
+
+    readers: list[Callable[[set[str]], dt.datetime | None]]
+    bulk: bool
+    entries: list[Entry] = field(default_factory=list)
+    written: list[str] = field(default_factory=list)
+
+
+_batch: ContextVar[_Batch | None] = ContextVar("stored_pages_batch", default=None)
+
+
+def _expiry_readers(now: dt.datetime) -> list[Callable[[set[str]], dt.datetime | None]]:
+    return [hook(now) for hook in _expiry_hooks]
+
+
 def _storage() -> Storage:
     return storages["pages"]
 
@@ -199,10 +220,10 @@ class PageStore:
         body = response.content
         headers = [(name, value) for name, value in response.items() if name.lower() in STORED_HEADERS]
         name = file_name(path, response.get("Content-Type", "text/html"))
-        now = timezone.now()
+        batch = _batch.get()
         until = shown.until
-        for hook in _expiry_hooks:
-            moment = hook(shown.keys, now)
+        for reader in batch.readers if batch is not None else _expiry_readers(timezone.now()):
+            moment = reader(shown.keys)
             if moment is not None and (until is None or moment < until):
                 until = moment
         entry = Entry(
@@ -222,11 +243,35 @@ class PageStore:
         page.content_type = response.get("Content-Type", "text/html")  # type: ignore[attr-defined]
         storage.save(name, page)  # the bytes first: a meta never names missing bytes
         storage.save(meta_name(path), ContentFile(entry.as_json()))
-        self.forget(path)
-        from ..models import StoredPage
+        if batch is None:
+            self.forget(path)
+            from ..models import StoredPage
 
-        StoredPage.record(entry)
+            StoredPage.record_many([entry])
+            return entry
+        if not batch.bulk:
+            self.forget(path)  # named on the channel at once: another server answers it anew
+        batch.written.append(path)
+        batch.entries.append(entry)
         return entry
+
+    @contextmanager
+    def batched(self, *, bulk: bool = False) -> Iterator[None]:
+        """Pages written inside are indexed in one transaction as it ends, with when they
+        expire read once for all of them; with ``bulk`` (a full render), their copies are
+        dropped once at the end too, not page by page."""
+        batch = _Batch(readers=_expiry_readers(timezone.now()), bulk=bulk)
+        token = _batch.set(batch)
+        try:
+            yield
+        finally:
+            _batch.reset(token)
+            if batch.bulk and batch.written:
+                self.forget_many(batch.written)
+            if batch.entries:
+                from ..models import StoredPage
+
+                StoredPage.record_many(batch.entries)
 
     def delete(self, path: str) -> None:
         storage = _storage()

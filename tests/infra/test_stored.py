@@ -360,7 +360,7 @@ def _write_elsewhere(path: str, body: bytes) -> None:
     from infra.models import StoredPage
     from infra.stored.keys import Shown
 
-    StoredPage.record = classmethod(lambda cls, entry: None)
+    StoredPage.record_many = classmethod(lambda cls, entries: None)
     store.write(path, HttpResponse(body), Shown(keys={"vendor-elsewhere"}))
 
 
@@ -424,6 +424,34 @@ def test_a_render_that_began_before_another_wrote_the_page_leaves_the_newer_page
     assert kept.etag == newer.etag
     assert store.read("/vendors/x/")[1] == b"<p>after the publish</p>"
     assert StoredPage.objects.get(path="/vendors/x/").etag == newer.etag
+
+
+def test_a_render_batch_indexes_its_pages_as_it_ends_and_leaves_a_page_a_newer_render_indexed(
+    stored_pages,
+):
+    """A render batch writes each page's file at once, and indexes its pages in one go as it
+    ends. A page another render wrote and indexed after this batch wrote it keeps that row."""
+    from django.http import HttpResponse
+
+    from infra.stored.keys import Shown
+
+    with store.batched():
+        store.write("/vendors/x/", HttpResponse(b"<p>x, by the batch</p>"), Shown(keys={"vendor-1"}))
+        store.write("/vendors/y/", HttpResponse(b"<p>y, by the batch</p>"), Shown(keys={"vendor-2"}))
+        assert store.read("/vendors/x/")[1] == b"<p>x, by the batch</p>"  # its file is in place
+        assert not StoredPage.objects.exists()  # its row waits for the batch's end
+        time.sleep(0.01)
+        newer = store.write(
+            "/vendors/y/", HttpResponse(b"<p>y, anew</p>"), Shown(keys={"vendor-2", "lane-3"})
+        )
+        # ... as another process's render, outside this batch, would have indexed it:
+        StoredPage.record_many([newer])
+
+    rows = {row.path: row for row in StoredPage.objects.prefetch_related("keys")}
+    assert set(rows) == {"/vendors/x/", "/vendors/y/"}
+    assert rows["/vendors/y/"].etag == newer.etag
+    assert sorted(key.key for key in rows["/vendors/y/"].keys.all()) == ["lane-3", "vendor-2"]
+    assert sorted(key.key for key in rows["/vendors/x/"].keys.all()) == ["vendor-1"]
 
 
 def test_a_page_written_halfway_leaves_the_previous_file_whole_and_no_temporary_file(stored_pages):
