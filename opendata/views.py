@@ -93,6 +93,9 @@ def rankings_download(request, format):
 
 
 def chips_download(request, format):
+    # Every live chip's values: seconds at 10,000 vendors, so again by the worker's sweep, not
+    # at each publish (the index /data/ and the whole-site file are built so too).
+    shows(DEFERRED)
     values, _ = _chips(request)
     return _send(files.chips_file(values, format, url=request.build_absolute_uri))
 

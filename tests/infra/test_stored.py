@@ -127,8 +127,9 @@ def test_a_fact_change_renders_the_vendors_own_pages_and_never_the_whole_site(de
     assert set(own) <= set(again)
     assert f"/lanes/{groq.lane.slug}/feed/" in again and "/feeds/changes/" in again
     assert not any(path.startswith("/vendors/") and "/groq/" not in path for path in again)
-    # Beyond its own pages: its comparison, the feeds, the downloads' index and whole-site file,
-    # and the sitemap's pages that date it (its profile, change log, lane and the lists).
+    # Beyond its own pages: its comparison, the feeds, what is built from every live version (the
+    # downloads' index, the chips' downloads, the whole-site file: with no worker, the publish's
+    # render builds them), and the sitemap's pages that date it (profile, change log, lane, lists).
     others = [
         path
         for path in again
@@ -136,6 +137,8 @@ def test_a_fact_change_renders_the_vendors_own_pages_and_never_the_whole_site(de
     ]
     assert others == [
         "/data/",
+        "/data/chips.csv",
+        "/data/chips.json",
         "/data/chipsite.json",
         "/sitemap-changes-1.xml",
         "/sitemap-lanes-1.xml",
@@ -474,12 +477,13 @@ def test_a_page_written_halfway_leaves_the_previous_file_whole_and_no_temporary_
 
 
 def test_running_the_same_render_task_twice_renders_the_same_bytes_and_publishes_nothing(demo):
-    from infra.stored import render_showing, showing
+    from infra.stored import DEFERRED, render_showing, showing
     from vendors.models import VendorVersion
 
     groq = Vendor.objects.get(slug="groq")
     versions = VendorVersion.objects.count()
-    paths = showing([f"vendor-{groq.pk}"])
+    # Without a worker the task also builds the pages built from everything (the chips downloads).
+    paths = sorted({*showing([f"vendor-{groq.pk}"]), *showing([DEFERRED])})
     first = render_showing.call([f"vendor-{groq.pk}"], [])
     etags = dict(StoredPage.objects.filter(path__in=paths).values_list("path", "etag"))
     second = render_showing.call([f"vendor-{groq.pk}"], [])
@@ -576,6 +580,7 @@ def test_an_axis_description_edited_in_the_admin_renders_again_only_the_pages_th
     demo, admin_client, visitor
 ):
     from infra.models import StoredPageKey
+    from infra.stored import DEFERRED
     from vendors.models import Axis
 
     before = dict(StoredPage.objects.values_list("path", "rendered_at"))
@@ -586,7 +591,13 @@ def test_an_axis_description_edited_in_the_admin_renders_again_only_the_pages_th
 
     after = dict(StoredPage.objects.values_list("path", "rendered_at"))
     again = {path for path in before if after[path] != before[path]}
-    assert again == reading
+    # Without a worker, every change builds again, in its own render, the pages built from
+    # everything (the chips downloads here): with one, they wait for its sweep.
+    built_from_everything = set(
+        StoredPageKey.objects.filter(key=DEFERRED).values_list("page__path", flat=True)
+    )
+    assert {"/data/", "/data/chipsite.json", "/data/chips.csv", "/data/chips.json"} <= built_from_everything
+    assert again == reading | built_from_everything
     # Change logs, feeds, citations, the chips and the sitemap name no axis: as they were.
     for path in ("/vendors/groq/changes/", "/vendors/groq/feed/", "/vendors/groq/v/1/cite.bib", "/chips/"):
         assert path in before and path not in again, path
@@ -730,6 +741,31 @@ def test_a_worker_renders_a_change_in_as_many_processes_as_it_is_given_and_a_web
     rendering.render_due.call()
 
     assert asked == [1, 3, 3]
+
+
+def test_with_a_worker_a_publish_leaves_the_chips_download_to_the_sweep_which_builds_it_anew(
+    stored_pages, visitor, settings
+):
+    """The chips' downloads are built from every live chip: with a worker, a publish marks them
+    due and visitors get the previous file until the worker's sweep builds the new one."""
+    from infra.stored import render_due, render_showing
+    from tests.factories import make_spec, make_vendor, publish
+
+    vendor = make_vendor(name="AWS Trainium", slug="aws-trainium", published=False)
+    make_spec(vendor=vendor, chip="Trainium3", quantity="144", unit="GiB")
+    publish(vendor)
+    assert "Trainium3" in visitor.get("/data/chips.csv").content.decode("utf-8-sig")
+    settings.TASKS = {"default": {**settings.TASKS["default"], "BACKEND": "django_tasks_db.DatabaseBackend"}}
+
+    make_spec(vendor=vendor, chip="Trainium4", quantity="288", unit="GiB")
+    publish(vendor, note="Trainium4")  # queued for the worker; its task runs here:
+    render_showing.call([f"vendor-{vendor.pk}"], [])
+
+    before = visitor.get("/data/chips.csv")
+    assert "Trainium4" not in before.content.decode("utf-8-sig")
+    assert StoredPage.objects.get(path="/data/chips.csv").until <= timezone.now()  # due for the sweep
+    render_due.call()
+    assert "Trainium4" in visitor.get("/data/chips.csv").content.decode("utf-8-sig")
 
 
 def test_changes_gathered_render_each_affected_page_once_after_the_work_commits(demo, visitor):
