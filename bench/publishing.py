@@ -130,6 +130,32 @@ def drain(timeout=3600):
     return time.monotonic() - began
 
 
+def settle(timeout=3600):
+    """Wait until both workers are idle and no stored page is due: the publish's render has run,
+    and so has the sweep that builds what it left due (the whole-site file, the chips'
+    downloads), asked for now rather than at its next turn (STORED_PAGES_SWEEP_SECONDS); the
+    seconds it took. A page still due after ``timeout`` is an error."""
+    from django.utils import timezone
+    from django_tasks_db.models import DBTaskResult
+
+    from infra.models import StoredPage
+    from infra.periodic import PERIODIC_QUEUE
+    from infra.stored.rendering import render_due
+
+    began = time.monotonic()
+    drain(timeout)
+    if StoredPage.objects.filter(until__lte=timezone.now()).exists():
+        render_due.using(queue_name=PERIODIC_QUEUE).enqueue()
+    while (
+        DBTaskResult.objects.filter(status__in=["READY", "RUNNING"]).exists()
+        or StoredPage.objects.filter(until__lte=timezone.now()).exists()
+    ):
+        if time.monotonic() - began > timeout:
+            raise SystemExit(f"The workers were still busy, or pages still due, after {timeout} s.")
+        time.sleep(0.1)
+    return time.monotonic() - began
+
+
 def render_tasks(since):
     """The render_showing tasks enqueued since ``since`` (a datetime): (seconds each ran, counts)."""
     from django_tasks_db.models import DBTaskResult

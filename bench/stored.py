@@ -3,8 +3,9 @@ task worker (TASKS_BACKEND=database, ``manage.py run_worker``) and a gunicorn an
 SITE_URL's host, which bench/load.py starts; this module measures, load.py reports.
 
 - **After a publish**: for each stored page type, a fact of AWS Trainium is published, the
-  worker runs what it enqueued, and wrk then drives the page (requests/s over the trivial
-  view's in the same server run); the first answer must say ``X-Stored-Page: hit``.
+  workers run what it enqueued and the sweep builds what it left due, and wrk then drives the
+  page (requests/s over the trivial view's in the same server run); the first answer must say
+  ``X-Stored-Page: hit``.
 - **Re-rendered per publish**: for five kinds of publish, how many stored pages got a new
   ``rendered_at`` and how many new bytes (a new ETag), out of how many stored pages.
 - **Publish to fresh**: from a publish's commit until a second gunicorn (another port, the
@@ -129,12 +130,14 @@ def get(server, path):
 
 def after_publish(server, *, duration):
     """Each stored page type right after a publish of Trainium, beside the trivial view."""
+    publishing.settle()
     results = drive(server, {"trivial view": "/bench/trivial/"}, duration)
     answers = {"trivial view": "-"}
     sizes = {"trivial view": 2}
+    settled = {"trivial view": None}
     for n, name in enumerate(stored_page_types()):
         publishing.fact_change(ANCHOR_SLUG, f"After publish {time.time():.0f}-{n}")
-        publishing.drain()
+        settled[name] = publishing.settle()
         path = stored_page_types()[name]  # the version page's number has moved
         first = get(server, path)
         first.raise_for_status()
@@ -147,7 +150,7 @@ def after_publish(server, *, duration):
         again = get(server, path)
         answers[name] = ", ".join(r.headers.get("X-Stored-Page", "none") for r in (first, again))
         sizes[name] = len(first.content)
-    return {"runs": results, "answers": answers, "bytes": sizes}
+    return {"runs": results, "answers": answers, "bytes": sizes, "settled": settled}
 
 
 # The kinds of publish that render every list page or every profile: thousands of pages, tens
@@ -188,7 +191,7 @@ def rerenders(size):
         kinds = {name: publish for name, publish in kinds.items() if name not in WHOLE_LIST_KINDS}
     found = {}
     for name, publish in kinds.items():
-        publishing.drain()
+        publishing.settle()  # the sweep's renders of an earlier publish are not this one's
         before, since = publishing.snapshot(), timezone.now()
         publish()
         seconds = publishing.drain()
@@ -261,6 +264,7 @@ def file_anchor(server, export_root, *, duration):
         raise SystemExit(
             f"gunicorn did not answer {path} from the store: {page.headers.get('X-Stored-Page')!r}"
         )
+    publishing.settle()  # the periodic worker's first runs (the sweeps) are not beside wrk
     with Nginx(export_root=export_root, upstream=f"127.0.0.1:{server.port}", workers=WORKERS) as nginx:
         served = httpx.get(nginx.url + path, headers={"Accept-Encoding": "identity"})
         if served.content != page.content or served.headers.get("content-type") != "text/html; charset=utf-8":

@@ -11,7 +11,7 @@ import os
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import asdict, dataclass, field, replace
@@ -24,7 +24,7 @@ from django.core.files.storage import FileSystemStorage, Storage, storages
 from django.http import HttpResponse
 from django.utils import timezone
 
-from .keys import _expiry_hooks
+from .keys import ExpiryReader, _expiry_hooks
 
 if TYPE_CHECKING:
     from .keys import Shown
@@ -115,7 +115,7 @@ class _Batch:
     """A render batch's pages (``PageStore.batched``): when pages expire, read once for all of
     them, and what to index and drop once it ends."""
 
-    readers: list[Callable[[set[str]], dt.datetime | None]]
+    readers: list[ExpiryReader]
     bulk: bool
     entries: list[Entry] = field(default_factory=list)
     written: list[str] = field(default_factory=list)
@@ -124,7 +124,7 @@ class _Batch:
 _batch: ContextVar[_Batch | None] = ContextVar("stored_pages_batch", default=None)
 
 
-def _expiry_readers(now: dt.datetime) -> list[Callable[[set[str]], dt.datetime | None]]:
+def _expiry_readers(now: dt.datetime) -> list[ExpiryReader]:
     return [hook(now) for hook in _expiry_hooks]
 
 
