@@ -12,8 +12,7 @@ from django.http import HttpResponse, HttpResponseNotModified
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.http import quote_etag
 
-from ..purge import surrogate_headers
-from .keys import DEFERRED, EVERYTHING, Shown, _shown, is_stored_address, own_key
+from .keys import DEFERRED, Shown, _shown, is_stored_address
 from .store import Entry, etag_of, store
 
 RENDER_FLAG = "chipsite.render"  # a WSGI environ key: no HTTP header can set it
@@ -115,8 +114,6 @@ def _public(response: HttpResponse, entry: Entry) -> HttpResponse:
         stale_if_error=settings.PAGE_STALE_IF_ERROR,
     )
     patch_vary_headers(response, ["Accept-Encoding", "Cookie"])
-    # Its own key first (what a purge after its re-render names), then "site", then what it shows.
-    keys = [own_key(entry.path), EVERYTHING, *(key for key in entry.keys if key != EVERYTHING)]
-    for name, value in surrogate_headers(keys).items():
+    for name, value in entry.surrogate_headers.items():
         response[name] = value
     return response

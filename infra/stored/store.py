@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import asdict, dataclass, field, replace
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
@@ -24,7 +25,8 @@ from django.core.files.storage import FileSystemStorage, Storage, storages
 from django.http import HttpResponse
 from django.utils import timezone
 
-from .keys import ExpiryReader, _expiry_hooks
+from .. import purge
+from .keys import EVERYTHING, ExpiryReader, _expiry_hooks, own_key
 
 if TYPE_CHECKING:
     from .keys import Shown
@@ -99,6 +101,14 @@ class Entry:
 
     def true_at(self, now: float) -> bool:
         return self.release == settings.RELEASE and (self.until is None or now < self.until)
+
+    @cached_property
+    def surrogate_headers(self) -> dict[str, str]:
+        """The headers a CDN purges this page by: its own key first (what a purge after its
+        re-render names), then "site", then what it shows. Made once for each entry a process
+        holds, not on every answer: a page of the sitemap or the chips shows thousands of keys."""
+        shown = (key for key in self.keys if key != EVERYTHING)
+        return purge.surrogate_headers([own_key(self.path), EVERYTHING, *shown])
 
     def as_json(self) -> bytes:
         return json.dumps(asdict(self), sort_keys=True).encode()
