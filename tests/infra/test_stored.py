@@ -219,6 +219,49 @@ def test_a_stored_page_carries_its_keys_for_a_cdn_and_may_be_served_stale_on_err
     assert visitor.get("/vendors/aws-trainium/", HTTP_IF_NONE_MATCH=response["ETag"]).status_code == 304
 
 
+def test_a_stored_page_is_compressed_once_per_process_and_anew_once_it_is_rendered_again(
+    demo, visitor, monkeypatch
+):
+    import gzip
+
+    import brotli
+
+    from infra import cache
+
+    monkeypatch.setattr(cache.PublicGZipMiddleware, "encoded", cache._Encoded(limit=1024 * 1024))
+    made = []
+    real_brotli, real_gzip = brotli.compress, cache.compress_string
+    monkeypatch.setattr(brotli, "compress", lambda *a, **k: made.append("brotli") or real_brotli(*a, **k))
+    monkeypatch.setattr(cache, "compress_string", lambda *a, **k: made.append("gzip") or real_gzip(*a, **k))
+    plain = visitor.get("/vendors/groq/").content
+    for coding, decompress in (("br", brotli.decompress), ("gzip", gzip.decompress)):
+        first, second = (visitor.get("/vendors/groq/", headers={"accept-encoding": coding}) for _ in range(2))
+        for response in (first, second):
+            assert response["X-Stored-Page"] == "hit"
+            assert response["Content-Encoding"] == coding
+            assert response["ETag"].startswith('W/"')
+            assert decompress(response.content) == plain
+    assert made == ["brotli", "gzip"]
+
+    publish_groq_fact()
+    again = visitor.get("/vendors/groq/", headers={"accept-encoding": "br"})
+    assert "(checked)" in brotli.decompress(again.content).decode()
+    assert made == ["brotli", "gzip", "brotli"]
+
+
+def test_compressed_stored_pages_beyond_their_limit_drop_the_least_recently_used():
+    from infra.cache import _Encoded
+
+    kept = _Encoded(limit=10)
+    for etag in ("a", "b"):
+        kept.get((etag, "br"), lambda: b"12345")
+    kept.get(("a", "br"), lambda: b"never")  # "a" used again: "b" is now the oldest
+    kept.get(("c", "br"), lambda: b"12345")
+    assert list(kept.bodies) == [("a", "br"), ("c", "br")]
+    assert kept.size == 10
+    assert kept.get(("a", "br"), lambda: b"never") == b"12345"
+
+
 @contextmanager
 def database_away():
     """Every query fails as it does when the database file is gone or the server is down."""
