@@ -174,13 +174,14 @@ end
 """
 
 
-def wrk(url, duration, *, unique=False, threads=1, connections=CONNECTIONS):
+def wrk(url, duration, *, unique=False, threads=1, connections=CONNECTIONS, extra_headers=None):
     script = []
     if unique:
         path = Path(tempfile.gettempdir()) / "chipsite-unique.lua"
         path.write_text(UNIQUE_ADDRESSES)
         script = ["-s", str(path)]
-    headers = [arg for name, value in site_headers().items() for arg in ("-H", f"{name}: {value}")]
+    sent = {**site_headers(), **(extra_headers or {})}
+    headers = [arg for name, value in sent.items() for arg in ("-H", f"{name}: {value}")]
     out = subprocess.run(
         ["wrk", f"-t{threads}", f"-c{connections}", f"-d{duration}s", "--latency", *headers, *script, url],
         capture_output=True,

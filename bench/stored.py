@@ -122,10 +122,14 @@ def stored_page_types():
     }
 
 
-def get(server, path):
+BROWSER = {"Accept-Encoding": "gzip, deflate, br, zstd"}  # what Chromium sends over HTTPS
+
+
+def get(server, path, headers=None):
     import httpx
 
-    return httpx.get(server.url + path, headers={**site_headers(), "Accept-Encoding": "identity"}, timeout=60)
+    asked = {**site_headers(), "Accept-Encoding": "identity", **(headers or {})}
+    return httpx.get(server.url + path, headers=asked, timeout=60)
 
 
 def after_publish(server, *, duration):
@@ -135,6 +139,7 @@ def after_publish(server, *, duration):
     answers = {"trivial view": "-"}
     sizes = {"trivial view": 2}
     settled = {"trivial view": None}
+    browsers = {}
     for n, name in enumerate(stored_page_types()):
         publishing.fact_change(ANCHOR_SLUG, f"After publish {time.time():.0f}-{n}")
         settled[name] = publishing.settle()
@@ -147,10 +152,20 @@ def after_publish(server, *, duration):
             raise SystemExit(f"{name}: {result['errors'].group(0)}")
         result["cpu_ms"] = 1000 * (server.cpu_seconds() - cpu) / max(1, result["requests"])
         results[name] = result
+        # As a browser asks (it sends Accept-Encoding): the stored page, brotli'd once per process.
+        cpu = server.cpu_seconds()
+        browser = wrk(server.url + path, duration, extra_headers=BROWSER)
+        if browser["errors"]:
+            raise SystemExit(f"{name}, as a browser asks: {browser['errors'].group(0)}")
+        browser["cpu_ms"] = 1000 * (server.cpu_seconds() - cpu) / max(1, browser["requests"])
+        sent = get(server, path, BROWSER)  # httpx decodes .content: the bytes sent are its length
+        browser["bytes"] = int(sent.headers["Content-Length"])
+        browser["coding"] = sent.headers.get("Content-Encoding", "identity")
+        browsers[name] = browser
         again = get(server, path)
         answers[name] = ", ".join(r.headers.get("X-Stored-Page", "none") for r in (first, again))
         sizes[name] = len(first.content)
-    return {"runs": results, "answers": answers, "bytes": sizes, "settled": settled}
+    return {"runs": results, "answers": answers, "bytes": sizes, "settled": settled, "browser": browsers}
 
 
 # The kinds of publish that render every list page or every profile: thousands of pages, tens
