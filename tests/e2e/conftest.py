@@ -159,9 +159,11 @@ class Watcher:
             )
         ]
 
-    def assert_clean(self):
+    def assert_clean(self, *, aborted_under=()):
+        """No console error, failed request, error status or foreign host; a request the browser
+        cancelled under ``aborted_under`` (see ``failed_except_aborted``) is not a failure."""
         assert self.console_errors == [], "console errors"
-        assert self.failed_requests == [], "failed requests"
+        assert self.failed_except_aborted(*aborted_under) == [], "failed requests"
         assert self.bad_responses == [], "responses with an error status"
         assert self.foreign_requests == [], "requests to a host other than the live server"
 

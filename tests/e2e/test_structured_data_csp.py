@@ -39,4 +39,5 @@ def test_every_page_type_serves_json_ld_that_the_csp_lets_through(open_page):
         types = [item["@type"] for item in json.loads(blocks[0])]
         assert types[0] == first_type and "BreadcrumbList" in types, path
         assert page.evaluate("window.__cspViolations") == [], path
-    watcher.assert_clean()
+    # A page's icon may still be loading when the next goto leaves it: the browser cancels it.
+    watcher.assert_clean(aborted_under=("/static/",))
