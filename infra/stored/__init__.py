@@ -62,7 +62,7 @@ from .rendering import (
     render_showing,
     showing,
 )
-from .store import AtomicFileSystemStorage, Entry, PageStore, file_name, meta_name, store
+from .store import AtomicFileSystemStorage, Entry, PageStore, file_name, meta_name, save_page, store
 
 __all__ = [
     "DEFERRED",
@@ -96,6 +96,7 @@ __all__ = [
     "render_expired",
     "render_missing",
     "render_showing",
+    "save_page",
     "shows",
     "showing",
     "site_host",

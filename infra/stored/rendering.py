@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.conf import settings
-from django.core.files.base import ContentFile
 from django.db import connection, connections, transaction
 from django.http import HttpResponse
 from django.tasks import task
@@ -25,7 +24,7 @@ from ..periodic import PERIODIC_QUEUE
 from ..purge import purge_keys
 from .keys import DEFERRED, EVERYTHING, every_path, own_key
 from .middleware import RENDER_FLAG, has_worker, site_host
-from .store import AtomicFileSystemStorage, _local_layer, _storage, store
+from .store import AtomicFileSystemStorage, _local_layer, _storage, gzip_beside, save_page, store
 
 log = logging.getLogger("infra.stored")
 PURGE_PAGES_AT_MOST = 500  # a purge naming more pages than this purges the whole site ("site")
@@ -332,7 +331,8 @@ def render_expired(jobs: int = 0) -> dict[str, int]:
 
 
 def export_to(target: Any) -> int:
-    """Copy every stored page's bytes into the folder ``target``, laid out as the store is."""
+    """Copy every stored page's bytes into the folder ``target``, laid out as the store is,
+    each with its gzip beside it (``save_page``)."""
     from ..models import StoredPage
 
     storage = _storage()
@@ -340,6 +340,7 @@ def export_to(target: Any) -> int:
     count = 0
     for file in StoredPage.objects.values_list("file", flat=True).iterator():
         with storage.open(file, "rb") as source:
-            out.save(file, ContentFile(source.read()))
+            body = source.read()
+        save_page(out, file, body, gzipped=gzip_beside(storage, file, body))
         count += 1
     return count

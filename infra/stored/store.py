@@ -8,9 +8,11 @@ import datetime as dt
 import hashlib
 import json
 import os
+import struct
 import tempfile
 import threading
 import time
+import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -24,6 +26,7 @@ from django.core.files.base import ContentFile
 from django.core.files.storage import FileSystemStorage, Storage, storages
 from django.http import HttpResponse
 from django.utils import timezone
+from django.utils.text import compress_string
 
 from .. import purge
 from .keys import EVERYTHING, ExpiryReader, _expiry_hooks, own_key
@@ -44,6 +47,12 @@ SUFFIXES = {
     "text/xml": "index.xml",
     "application/json": "index.json",
 }
+# Beside each page in a folder, its gzip, for nginx's gzip_static to send a browser that asks
+# (infra/nginx/chipsite.conf.template), with nothing compressed per request: the bytes Django's
+# gzip sends for a stored page (infra.cache.PublicGZipMiddleware), and below nginx's
+# gzip_min_length none.
+GZIP_SUFFIX = ".gz"
+GZIP_MIN_BYTES = 256
 
 
 class AtomicFileSystemStorage(FileSystemStorage):
@@ -79,6 +88,46 @@ def file_name(path: str, content_type: str) -> str:
         mime = content_type.split(";")[0].strip().lower()
         name += SUFFIXES.get(mime, "index.html")
     return name
+
+
+def save_page(
+    storage: Storage, name: str, body: bytes, *, content_type: str = "", gzipped: bytes | None = None
+) -> None:
+    """The page's bytes under ``name``, and in a folder its gzip beside them (``gzipped``, or
+    compressed here). The old gzip goes first and the new one follows the page, so that whenever
+    a worker stops (killed, a full disk) the gzip beside a page is that page's or there is none,
+    and nginx compresses the page itself."""
+    folder = isinstance(storage, FileSystemStorage)  # a bucket's CDN compresses for itself
+    if folder:
+        storage.delete(name + GZIP_SUFFIX)
+    page = ContentFile(body)
+    if content_type:
+        # A bucket keeps a type with each object and answers with it (a CDN or a static website
+        # serving the bucket as the export): the one the server sends, not a guess from the name.
+        page.content_type = content_type  # type: ignore[attr-defined]
+    storage.save(name, page)
+    if folder and len(body) >= GZIP_MIN_BYTES:
+        storage.save(name + GZIP_SUFFIX, ContentFile(gzipped or compress_string(body)))
+
+
+def gzip_beside(storage: Storage, name: str, body: bytes) -> bytes | None:
+    """The gzip kept beside the page ``name`` in a folder, if it is of ``body`` (a gzip's last
+    eight bytes are the CRC-32 and the length of what it holds): a render may have replaced
+    both since ``body`` was read."""
+    if not isinstance(storage, FileSystemStorage):
+        return None
+    try:
+        with storage.open(name + GZIP_SUFFIX, "rb") as beside:
+            gzipped = beside.read()
+    except OSError:
+        return None
+    return gzipped if gzipped[-8:] == struct.pack("<II", zlib.crc32(body), len(body) % 2**32) else None
+
+
+def delete_page(storage: Storage, name: str) -> None:
+    storage.delete(name)
+    if isinstance(storage, FileSystemStorage):
+        storage.delete(name + GZIP_SUFFIX)
 
 
 def meta_name(path: str) -> str:
@@ -247,11 +296,8 @@ class PageStore:
             rendered_at=time.time(),  # the clock Shown.started reads, whatever timezone.now says
         )
         storage = _storage()
-        page = ContentFile(body)
-        # A bucket keeps a type with each object and answers with it (a CDN or a static website
-        # serving the bucket as the export): the one the server sends, not a guess from the name.
-        page.content_type = response.get("Content-Type", "text/html")  # type: ignore[attr-defined]
-        storage.save(name, page)  # the bytes first: a meta never names missing bytes
+        # The bytes first: a meta never names missing bytes.
+        save_page(storage, name, body, content_type=response.get("Content-Type", "text/html"))
         storage.save(meta_name(path), ContentFile(entry.as_json()))
         if batch is None:
             self.forget(path)
@@ -287,7 +333,7 @@ class PageStore:
         storage = _storage()
         found = self._read_shared(path)
         if found is not None:
-            storage.delete(found[0].file)
+            delete_page(storage, found[0].file)
         storage.delete(meta_name(path))
         self.forget(path)
         from ..models import StoredPage

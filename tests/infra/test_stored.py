@@ -249,6 +249,47 @@ def test_a_stored_page_is_compressed_once_per_process_and_anew_once_it_is_render
     assert made == ["brotli", "gzip", "brotli"]
 
 
+def test_a_stored_page_has_beside_it_the_gzip_the_server_sends_and_a_publish_replaces_both(
+    demo, visitor, stored_pages
+):
+    import gzip
+
+    page, beside = stored_pages / "vendors/groq/index.html", stored_pages / "vendors/groq/index.html.gz"
+    assert gzip.decompress(beside.read_bytes()) == page.read_bytes()
+    publish_groq_fact()
+    assert "(checked)" in page.read_text()
+    assert gzip.decompress(beside.read_bytes()) == page.read_bytes()
+    # What nginx's gzip_static sends a browser is what Django sends it: the same bytes.
+    sent = visitor.get("/vendors/groq/", headers={"accept-encoding": "gzip"})
+    assert sent["Content-Encoding"] == "gzip"
+    assert sent.content == beside.read_bytes()
+
+
+def test_a_page_too_small_to_compress_takes_away_the_gzip_its_larger_page_had(tmp_path):
+    import gzip
+
+    from infra.stored import AtomicFileSystemStorage, save_page
+
+    folder = AtomicFileSystemStorage(location=tmp_path)
+    large, small = b"<p>230 MB of SRAM on the chip</p>\n" * 40, b"<p>gone</p>"
+    save_page(folder, "vendors/x/index.html", large)
+    assert gzip.decompress((tmp_path / "vendors/x/index.html.gz").read_bytes()) == large
+    save_page(folder, "vendors/x/index.html", small)
+    assert (tmp_path / "vendors/x/index.html").read_bytes() == small
+    assert not (tmp_path / "vendors/x/index.html.gz").exists()
+
+
+def test_the_export_takes_a_pages_gzip_only_if_it_holds_that_page(demo, stored_pages, tmp_path):
+    import gzip
+
+    out = tmp_path / "export"
+    profile = "vendors/aws-trainium/index.html"
+    # As if a render had replaced the store's gzip between the export's reading the page and it.
+    (stored_pages / f"{profile}.gz").write_bytes(gzip.compress(b"<p>another page</p>" * 20))
+    call_command("export_site", str(out))
+    assert gzip.decompress((out / f"{profile}.gz").read_bytes()) == (out / profile).read_bytes()
+
+
 def test_compressed_stored_pages_beyond_their_limit_drop_the_least_recently_used():
     from infra.cache import _Encoded
 
@@ -724,8 +765,15 @@ def test_nginx_serving_the_store_sends_a_publish_as_the_server_does(stored_pages
         fact.save()
         services.publish(obj=vendor, user=None)
         second = client.get("/vendors/groq/")
+        # A browser gets the gzip rendered beside the page, as it lies there (its length is the
+        # file's; nginx's own gzip would send it in chunks), not the page before the publish.
+        browser = client.get("/vendors/groq/", headers={"Accept-Encoding": "gzip"})
     assert "500 MB SRAM" in second.text
     assert second.content == visitor.get("/vendors/groq/").content
+    assert browser.headers["content-encoding"] == "gzip"
+    beside = stored_pages / "vendors/groq/index.html.gz"
+    assert browser.headers["content-length"] == str(beside.stat().st_size)
+    assert browser.content == second.content
 
 
 def test_an_unpublished_vendor_leaves_no_stored_page_behind(stored_pages, visitor):
