@@ -29,6 +29,8 @@ from load import ROOT, WORKERS, Server, cpu_seconds, drive, free_port, site_head
 ANCHOR_SLUG = "aws-trainium"
 ANCHOR_TARGET = 8  # nginx serving the export at least 8 times the trivial view's requests/s
 ANCHOR_LOAD = {"threads": 2, "connections": 32}  # wrk's for both sides of the file anchor
+ANCHOR_FILE = "profile from the export (nginx)"
+ANCHOR_GZIP = "the same, as a browser asks (its gzip beside it)"
 HIT_TARGET = 0.9  # a stored page after a publish at least 0.9 times the trivial view's requests/s
 FRESH_TARGET = 2.0  # seconds, p99 from a publish's commit to the new bytes, at 10,000 vendors
 EXPORT_TARGET = 600  # seconds for export_site --all at 10,000 vendors on 2 cores
@@ -133,19 +135,21 @@ def get(server, path, headers=None):
 
 
 def after_publish(server, *, duration):
-    """Each stored page type right after a publish of Trainium, beside the trivial view."""
+    """Each stored page type right after a publish of Trainium, beside the trivial view: run
+    once before all of them, and again right before and right after each page's two runs."""
     publishing.settle()
     results = drive(server, {"trivial view": "/bench/trivial/"}, duration)
     answers = {"trivial view": "-"}
     sizes = {"trivial view": 2}
     settled = {"trivial view": None}
-    browsers = {}
+    browsers, beside = {}, {}
     for n, name in enumerate(stored_page_types()):
         publishing.fact_change(ANCHOR_SLUG, f"After publish {time.time():.0f}-{n}")
         settled[name] = publishing.settle()
         path = stored_page_types()[name]  # the version page's number has moved
         first = get(server, path)
         first.raise_for_status()
+        before = drive(server, {"trivial view": "/bench/trivial/"}, duration)["trivial view"]
         cpu = server.cpu_seconds()
         result = wrk(server.url + path, duration)
         if result["errors"]:
@@ -165,7 +169,16 @@ def after_publish(server, *, duration):
         again = get(server, path)
         answers[name] = ", ".join(r.headers.get("X-Stored-Page", "none") for r in (first, again))
         sizes[name] = len(first.content)
-    return {"runs": results, "answers": answers, "bytes": sizes, "settled": settled, "browser": browsers}
+        after = drive(server, {"trivial view": "/bench/trivial/"}, duration)["trivial view"]
+        beside[name] = (before["rps"] + after["rps"]) / 2
+    return {
+        "runs": results,
+        "answers": answers,
+        "bytes": sizes,
+        "settled": settled,
+        "browser": browsers,
+        "trivial beside": beside,
+    }
 
 
 # The kinds of publish that render every list page or every profile: thousands of pages, tens
@@ -292,8 +305,22 @@ def file_anchor(server, export_root, *, duration):
         if result["errors"]:
             raise SystemExit(f"file anchor: {result['errors'].group(0)}")
         result["cpu_ms"] = 1000 * (cpu_seconds(nginx.process.pid) - cpu) / max(1, result["requests"])
-        results["profile from the export (nginx)"] = result
-    sizes = {"trivial view": 2, "profile from the export (nginx)": len(page.content)}
+        results[ANCHOR_FILE] = result
+        # As a browser asks: the page's gzip, rendered beside it in the export (gzip_static).
+        gzipped = httpx.get(nginx.url + path, headers=BROWSER)
+        if gzipped.headers.get("content-encoding") != "gzip" or gzipped.content != page.content:
+            raise SystemExit(f"nginx did not send {path}'s gzip as a browser asks for it")
+        cpu = cpu_seconds(nginx.process.pid)
+        result = wrk(nginx.url + path, duration, **ANCHOR_LOAD, extra_headers=BROWSER)
+        if result["errors"]:
+            raise SystemExit(f"file anchor, as a browser asks: {result['errors'].group(0)}")
+        result["cpu_ms"] = 1000 * (cpu_seconds(nginx.process.pid) - cpu) / max(1, result["requests"])
+        results[ANCHOR_GZIP] = result
+    sizes = {
+        "trivial view": 2,
+        ANCHOR_FILE: len(page.content),
+        ANCHOR_GZIP: int(gzipped.headers["content-length"]),
+    }
     return {"bytes": sizes, "runs": results}
 
 

@@ -2,6 +2,8 @@
 
 from load import WORKERS
 from stored import (
+    ANCHOR_FILE,
+    ANCHOR_GZIP,
     ANCHOR_LOAD,
     ANCHOR_SLUG,
     ANCHOR_TARGET,
@@ -39,7 +41,9 @@ def anchor_lines(anchor):
         "answers from the store, beside the trivial view on gunicorn in the same run, both driven by",
         f"`wrk -t{ANCHOR_LOAD['threads']} -c{ANCHOR_LOAD['connections']}` (the other tables' 4",
         "connections keep gunicorn's workers busy but leave nginx waiting on the network between",
-        "answers). Target: at",
+        "answers); then the same page asked as a browser asks (`Accept-Encoding: gzip, deflate, br,",
+        "zstd`), which nginx answers with the page's gzip as it lies beside the page (`gzip_static`;",
+        "Debian's nginx has no brotli). Target: at",
         f"least {ANCHOR_TARGET}x the trivial view.",
         "",
         "| answer | bytes | req/s | p50 ms | p99 ms | ratio | CPU ms | target |",
@@ -60,42 +64,52 @@ def anchor_lines(anchor):
     return [*lines, ""]
 
 
+def beside(found, name):
+    """The trivial view's requests/s beside a stored page: the mean of its runs right before and
+    right after the page's, or, for the trivial view's own row, its run before every page."""
+    return found["trivial beside"].get(name, found["runs"]["trivial view"]["rps"])
+
+
 def after_publish_lines(found):
-    trivial = found["runs"]["trivial view"]
     lines = [
         "### Stored pages right after a publish",
         "",
         f"Before each page: a fact of {ANCHOR_SLUG} published (editorial.services.publish), and both",
         "workers idle: the publish's render run, and the sweep's, which builds what the publish left",
         "due (the whole-site file, the chips' downloads); *settled* is the seconds from the publish",
-        "until then. Then the first request (its `X-Stored-Page`, and again after wrk) and wrk, with",
-        "nothing else running. Target: at least",
+        "until then. Then the first request (its `X-Stored-Page`, and again after wrk), the trivial",
+        "view, wrk on the page, the page as a browser asks (the table after this one) and the trivial",
+        "view again, with nothing else running: *trivial beside* is the mean of the trivial view's",
+        "two runs around the page's, and the ratio is to it (the first row: the trivial view's run",
+        "before every page). Target: at least",
         f"{HIT_TARGET} times the trivial view's requests/s, answered from the store.",
         "",
-        "| page | bytes | X-Stored-Page | settled s | req/s | p50 ms | p99 ms | ratio | CPU ms | target |",
-        "|---|---:|---|---:|---:|---:|---:|---:|---:|---|",
+        "| page | bytes | X-Stored-Page | settled s | req/s | trivial beside | p50 ms | p99 ms | ratio "
+        "| CPU ms | target |",
+        "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
     for name, result in found["runs"].items():
-        ratio = result["rps"] / trivial["rps"]
+        trivial = beside(found, name)
+        ratio = result["rps"] / trivial
         hit = found["answers"][name] == "hit, hit"
         target = "" if name == "trivial view" else f"≥ {HIT_TARGET}: {met(ratio >= HIT_TARGET and hit)}"
         settled = found["settled"][name]
         lines.append(
             f"| {name} | {found['bytes'][name]:,} | {found['answers'][name]} | "
-            f"{'-' if settled is None else f'{settled:.1f}'} | {result['rps']:.0f} | "
+            f"{'-' if settled is None else f'{settled:.1f}'} | {result['rps']:.0f} | {trivial:.0f} | "
             f"{result['p50']:.2f} | {result['p99']:.2f} | {ratio:.3f} | {result['cpu_ms']:.2f} | {target} |"
         )
     lines += [
         "",
         "The same pages right after that, asked as a browser asks (`Accept-Encoding: gzip, deflate,",
         "br, zstd`): the stored bytes compressed once per process and kept by their ETag. *Bytes*",
-        "are what was sent; the ratio is to the trivial view above.",
+        "are what was sent; the ratio is to the same trivial view beside the page as above.",
         "",
         "| page | sent as | bytes | req/s | p50 ms | p99 ms | ratio | CPU ms | target |",
         "|---|---|---:|---:|---:|---:|---:|---:|---|",
     ]
     for name, result in found["browser"].items():
-        ratio = result["rps"] / trivial["rps"]
+        ratio = result["rps"] / beside(found, name)
         target = f"≥ {HIT_TARGET}: {met(ratio >= HIT_TARGET)}"
         lines.append(
             f"| {name} | {result['coding']} | {result['bytes']:,} | {result['rps']:.0f} | "
@@ -187,6 +201,12 @@ def stored_lines(found, *, size):
     ]
 
 
+def anchor_met(anchor, name):
+    if not anchor:
+        return "not measured"
+    return met(anchor["runs"][name]["rps"] / anchor["runs"]["trivial view"]["rps"] >= ANCHOR_TARGET)
+
+
 def summary_lines(results):
     """Each target, at each size it applies to: met or not."""
     lines = ["## Targets", "", "| target | " + " | ".join(f"{size:,}" for size in results) + " |"]
@@ -194,7 +214,7 @@ def summary_lines(results):
     rows = {
         f"stored pages after a publish ≥ {HIT_TARGET}x the trivial view, each a hit": lambda f, s: met(
             all(
-                r["rps"] / f["after publish"]["runs"]["trivial view"]["rps"] >= HIT_TARGET
+                r["rps"] / beside(f["after publish"], n) >= HIT_TARGET
                 and f["after publish"]["answers"][n] == "hit, hit"
                 for n, r in f["after publish"]["runs"].items()
                 if n != "trivial view"
@@ -202,8 +222,8 @@ def summary_lines(results):
         ),
         f"the same, asked as a browser asks (compressed) ≥ {HIT_TARGET}x": lambda f, s: met(
             all(
-                r["rps"] / f["after publish"]["runs"]["trivial view"]["rps"] >= HIT_TARGET
-                for r in f["after publish"]["browser"].values()
+                r["rps"] / beside(f["after publish"], n) >= HIT_TARGET
+                for n, r in f["after publish"]["browser"].items()
             )
         ),
         "a fact change renders again fewer than half the stored pages, not the whole site": lambda f, s: met(
@@ -221,14 +241,11 @@ def summary_lines(results):
         f"incremental render ≤ {INCREMENTAL_TARGET} s": lambda f, s: (
             met(incremental(f) <= INCREMENTAL_TARGET) if incremental(f) is not None else "not measured"
         ),
-        f"nginx from the export ≥ {ANCHOR_TARGET}x the trivial view": lambda f, s: (
-            met(
-                f["anchor"]["runs"]["profile from the export (nginx)"]["rps"]
-                / f["anchor"]["runs"]["trivial view"]["rps"]
-                >= ANCHOR_TARGET
-            )
-            if f["anchor"]
-            else "not measured"
+        f"nginx from the export ≥ {ANCHOR_TARGET}x the trivial view (identity bytes)": lambda f, s: (
+            anchor_met(f["anchor"], ANCHOR_FILE)
+        ),
+        f"the same, as a browser asks (the page's gzip) ≥ {ANCHOR_TARGET}x": lambda f, s: anchor_met(
+            f["anchor"], ANCHOR_GZIP
         ),
     }
     for name, judge in rows.items():
@@ -240,14 +257,14 @@ def summary_lines(results):
 def console_lines(found):
     """A few lines for the terminal (the smoke run writes no file)."""
     lines = []
-    runs = found["after publish"]["runs"]
-    for name, result in runs.items():
+    published = found["after publish"]
+    for name, result in published["runs"].items():
         if name != "trivial view":
-            ratio = result["rps"] / runs["trivial view"]["rps"]
+            trivial = beside(published, name)
             lines.append(
-                f"after a publish: {name} {result['rps']:.0f} req/s, {ratio:.2f}x the trivial view "
-                f"(X-Stored-Page {found['after publish']['answers'][name]}); as a browser asks "
-                f"{found['after publish']['browser'][name]['rps'] / runs['trivial view']['rps']:.2f}x"
+                f"after a publish: {name} {result['rps']:.0f} req/s, {result['rps'] / trivial:.2f}x the "
+                f"trivial view beside it (X-Stored-Page {published['answers'][name]}); as a browser asks "
+                f"{published['browser'][name]['rps'] / trivial:.2f}x"
             )
     for name, row in found["rerenders"].items():
         lines.append(
@@ -265,11 +282,11 @@ def console_lines(found):
     if (seconds := incremental(found)) is not None:
         lines.append(f"incremental render after one publish: {seconds:.2f} s")
     if anchor := found["anchor"]:
-        nginx_rps = anchor["runs"]["profile from the export (nginx)"]["rps"]
         trivial_rps = anchor["runs"]["trivial view"]["rps"]
-        lines.append(
-            f"file anchor: nginx serves the profile from the export at {nginx_rps:.0f} req/s, "
-            f"{nginx_rps / trivial_rps:.2f}x the trivial view's {trivial_rps:.0f} "
-            f"(target at least {ANCHOR_TARGET}x)"
-        )
+        for name in (ANCHOR_FILE, ANCHOR_GZIP):
+            nginx_rps = anchor["runs"][name]["rps"]
+            lines.append(
+                f"file anchor: {name} at {nginx_rps:.0f} req/s, {nginx_rps / trivial_rps:.2f}x the "
+                f"trivial view's {trivial_rps:.0f} (target at least {ANCHOR_TARGET}x)"
+            )
     return lines
