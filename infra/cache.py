@@ -35,6 +35,7 @@ from django.utils.http import quote_etag
 from django.utils.text import compress_string
 
 from .replica import reads_from_replica
+from .stored.middleware import answered_from_store
 
 log = logging.getLogger(__name__)
 
@@ -335,23 +336,23 @@ class PublicGZipMiddleware(GZipMiddleware):
     def process_response(self, request, response):
         if request.path.startswith("/admin/") or request.META.get("CSRF_COOKIE_NEEDS_UPDATE"):
             return response
+        stored = answered_from_store(response)
         if self._wants_brotli(request) and self._compressible(response):
-            return self._brotli(response)
-        accepts_gzip = re_accepts_gzip.search(request.META.get("HTTP_ACCEPT_ENCODING", ""))
-        if accepts_gzip and self._stored(response) and self._compressible(response):
+            return self._brotli(response, stored=stored)
+        if (
+            stored
+            and re_accepts_gzip.search(request.META.get("HTTP_ACCEPT_ENCODING", ""))
+            and self._compressible(response)
+        ):
             # No random bytes (GZipMiddleware's against BREACH): a stored page holds no secret.
-            return self._encode(response, "gzip", lambda: compress_string(response.content))
+            # The same bytes as the gzip beside the page in the store (infra.stored.save_page).
+            return self._encode(response, "gzip", lambda: compress_string(response.content), stored=True)
         return super().process_response(request, response)
 
-    @staticmethod
-    def _stored(response):
-        """Stored bytes under the ETag that names them (infra/stored): the same for every reader."""
-        return response.get("X-Stored-Page") in ("hit", "stale") and response.get("ETag", "").startswith('"')
-
-    def _encode(self, response, coding, compress):
+    def _encode(self, response, coding, compress, *, stored):
         patch_vary_headers(response, ("Accept-Encoding",))
         etag = response.get("ETag")
-        compressed = self.encoded.get((etag, coding), compress) if self._stored(response) else compress()
+        compressed = self.encoded.get((etag, coding), compress) if stored else compress()
         if len(compressed) >= len(response.content):
             return response
         response.content = compressed
@@ -377,7 +378,8 @@ class PublicGZipMiddleware(GZipMiddleware):
             and not response.has_header("Content-Encoding")
         )
 
-    def _brotli(self, response):
-        return self._encode(
-            response, "br", lambda: brotli.compress(response.content, quality=self.BROTLI_QUALITY)
-        )
+    def _brotli(self, response, *, stored):
+        def compress():
+            return brotli.compress(response.content, quality=self.BROTLI_QUALITY)
+
+        return self._encode(response, "br", compress, stored=stored)

@@ -16,6 +16,13 @@ from .keys import DEFERRED, Shown, _shown, is_stored_address
 from .store import Entry, etag_of, store
 
 RENDER_FLAG = "chipsite.render"  # a WSGI environ key: no HTTP header can set it
+# X-Stored-Page on an answer of stored bytes: "hit", or "stale" while the database is away.
+FROM_STORE = ("hit", "stale")
+
+
+def answered_from_store(response: HttpResponse) -> bool:
+    """Stored bytes under the strong ETag that names them: the same for every reader."""
+    return response.get("X-Stored-Page") in FROM_STORE and response.get("ETag", "").startswith('"')
 
 
 def site_host() -> tuple[str, str]:
@@ -89,7 +96,7 @@ class StoredPageMiddleware:
         response = HttpResponse(body)
         for name, value in entry.headers:
             response[name] = value
-        response["X-Stored-Page"] = "stale" if stale else "hit"
+        response["X-Stored-Page"] = FROM_STORE[1] if stale else FROM_STORE[0]
         return _public(response, entry)
 
 
