@@ -212,6 +212,9 @@ STORED_PAGES_SWEEP_SECONDS = float(os.environ.get("STORED_PAGES_SWEEP_SECONDS", 
 # Processes the worker renders a large set of pages with (an axis edit, a deploy): one per core
 # unless set. Tasks run in a web process when there is no worker: those render in one.
 STORED_PAGES_RENDER_JOBS = int(os.environ.get("STORED_PAGES_RENDER_JOBS", "0")) or os.cpu_count() or 1
+# What each app-server process keeps of the stored pages it has compressed (brotli or gzip) for
+# browsers, by ETag, least recently used first out: 64 MB holds about 5,000 brotli'd profiles.
+STORED_PAGES_COMPRESSED_MB = float(os.environ.get("STORED_PAGES_COMPRESSED_MB", "64"))
 # Or a bucket every app server and the worker share (django-storages' S3Storage), when
 # STORED_PAGES_BUCKET names one: STORED_PAGES_S3_ENDPOINT_URL for an S3 other than AWS's (MinIO,
 # moto), STORED_PAGES_S3_REGION, and STORED_PAGES_S3_PREFIX, a folder in the bucket to keep them

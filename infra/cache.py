@@ -331,7 +331,7 @@ class PublicGZipMiddleware(GZipMiddleware):
     answered from the store is compressed once per process and kept (``_Encoded``)."""
 
     BROTLI_QUALITY = 5  # about gzip's speed, about a fifth smaller on these pages
-    encoded = _Encoded(limit=64 * 1024 * 1024)  # about 5,000 profiles, brotli'd
+    encoded = _Encoded(limit=int(settings.STORED_PAGES_COMPRESSED_MB * 1024 * 1024))
 
     def process_response(self, request, response):
         if request.path.startswith("/admin/") or request.META.get("CSRF_COOKIE_NEEDS_UPDATE"):
