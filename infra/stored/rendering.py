@@ -24,7 +24,7 @@ from ..periodic import PERIODIC_QUEUE
 from ..purge import purge_keys
 from .keys import DEFERRED, EVERYTHING, every_path, own_key
 from .middleware import RENDER_FLAG, has_worker, site_host
-from .store import AtomicFileSystemStorage, _local_layer, _storage, gzip_beside, save_page, store
+from .store import AtomicFileSystemStorage, _local_layer, _storage, copy_page, store
 
 log = logging.getLogger("infra.stored")
 PURGE_PAGES_AT_MOST = 500  # a purge naming more pages than this purges the whole site ("site")
@@ -332,15 +332,13 @@ def render_expired(jobs: int = 0) -> dict[str, int]:
 
 def export_to(target: Any) -> int:
     """Copy every stored page's bytes into the folder ``target``, laid out as the store is,
-    each with its gzip beside it (``save_page``)."""
+    each with its gzip beside it (``copy_page``)."""
     from ..models import StoredPage
 
     storage = _storage()
     out = AtomicFileSystemStorage(location=target)
     count = 0
     for file in StoredPage.objects.values_list("file", flat=True).iterator():
-        with storage.open(file, "rb") as source:
-            body = source.read()
-        save_page(out, file, body, gzipped=gzip_beside(storage, file, body))
+        copy_page(storage, out, file)
         count += 1
     return count

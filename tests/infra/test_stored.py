@@ -290,6 +290,22 @@ def test_the_export_takes_a_pages_gzip_only_if_it_holds_that_page(demo, stored_p
     assert gzip.decompress((out / f"{profile}.gz").read_bytes()) == (out / profile).read_bytes()
 
 
+def test_the_export_links_the_stores_files_and_keeps_its_bytes_when_the_store_renders_again(
+    demo, stored_pages, tmp_path
+):
+    out = tmp_path / "export"
+    call_command("export_site", str(out))
+    profile = "vendors/groq/index.html"
+    exported, beside = (out / profile).read_bytes(), (out / f"{profile}.gz").read_bytes()
+    # One file system: the export's page and gzip are the store's, linked, not written again.
+    assert (out / profile).stat().st_ino == (stored_pages / profile).stat().st_ino
+    assert (out / f"{profile}.gz").stat().st_ino == (stored_pages / f"{profile}.gz").stat().st_ino
+    publish_groq_fact()
+    assert "(checked)" in (stored_pages / profile).read_text()
+    assert (out / profile).read_bytes() == exported
+    assert (out / f"{profile}.gz").read_bytes() == beside
+
+
 def test_compressed_stored_pages_beyond_their_limit_drop_the_least_recently_used():
     from infra.cache import _Encoded
 

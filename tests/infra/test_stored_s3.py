@@ -2,6 +2,7 @@
 moto's S3 server run as a process of its own on loopback: the requests boto3 sends are the
 ones it would send to AWS, over HTTP."""
 
+import gzip
 import json
 import os
 import socket
@@ -176,6 +177,9 @@ def test_export_site_writes_the_bytes_in_the_bucket_into_a_folder(bucket, visito
     assert exported == bucket.get(key)["Body"].read()
     assert exported == visitor.get(f"/vendors/{vendor.slug}/").content
     assert not (out / ".meta").exists()
+    # A bucket keeps no gzip beside a page (a CDN compresses for itself); the folder, for nginx, does.
+    assert key in bucket.object_keys() and f"{key}.gz" not in bucket.object_keys()
+    assert gzip.decompress((out / f"{key}.gz").read_bytes()) == exported
 
 
 def test_a_bucket_named_in_the_environment_is_the_page_store():
