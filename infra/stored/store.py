@@ -138,7 +138,7 @@ def save_page(
 def copy_page(source: Storage, out: AtomicFileSystemStorage, name: str) -> None:
     """The page ``name`` and its gzip, from the store ``source`` into the folder ``out``, in the
     order ``save_page`` keeps. Where both are folders on one file system, as hard links: a file
-    is then a directory entry, not a new file (about a tenth of the time on ext4); a gzip is
+    is then a directory entry, not a new file (about an eighth of the time on ext4); a gzip is
     linked only if it holds the page linked, else made anew."""
     out.delete(name + GZIP_SUFFIX)
     if not (isinstance(source, AtomicFileSystemStorage) and out.link(name, source.path(name))):
