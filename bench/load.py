@@ -198,23 +198,31 @@ def wrk(url, duration, *, unique=False, threads=1, connections=CONNECTIONS, extr
     return {"rps": rps, "requests": total, "p50": latency["50"], "p99": latency["99"], "errors": errors}
 
 
+def wrk_with_cpu(name, cpu_of, url, duration, **options):
+    """``wrk`` on ``url``, with the CPU per request that ``cpu_of()`` (seconds so far) counts;
+    any answer but a 2xx or 3xx ends the run, naming ``name``."""
+    cpu = cpu_of()
+    result = wrk(url, duration, **options)
+    if result["errors"]:
+        raise SystemExit(f"{name}: {result['errors'].group(0)}")
+    result["cpu_ms"] = 1000 * (cpu_of() - cpu) / max(1, result["requests"])
+    return result
+
+
 def drive(server, urls, duration, *, unique=False, threads=1, connections=CONNECTIONS):
     results = {}
     for name, path in urls.items():
         host = [arg for name, value in site_headers().items() for arg in ("-H", f"{name}: {value}")]
         subprocess.run(["curl", "-s", "-o", "/dev/null", *host, server.url + path], check=True)  # prime
-        cpu = server.cpu_seconds()
-        result = wrk(
+        results[name] = wrk_with_cpu(
+            name,
+            server.cpu_seconds,
             server.url + path,
             duration,
             unique=unique and name != "trivial view",
             threads=threads,
             connections=connections,
         )
-        if result["errors"]:
-            raise SystemExit(f"{name}: {result['errors'].group(0)}")
-        result["cpu_ms"] = 1000 * (server.cpu_seconds() - cpu) / max(1, result["requests"])
-        results[name] = result
     return results
 
 

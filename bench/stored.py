@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 
 import publishing
-from load import ROOT, WORKERS, Server, cpu_seconds, drive, free_port, site_headers, wrk
+from load import ROOT, WORKERS, Server, cpu_seconds, drive, free_port, site_headers, wrk_with_cpu
 
 ANCHOR_SLUG = "aws-trainium"
 ANCHOR_TARGET = 8  # nginx serving the export at least 8 times the trivial view's requests/s
@@ -150,18 +150,15 @@ def after_publish(server, *, duration):
         first = get(server, path)
         first.raise_for_status()
         before = drive(server, {"trivial view": "/bench/trivial/"}, duration)["trivial view"]
-        cpu = server.cpu_seconds()
-        result = wrk(server.url + path, duration)
-        if result["errors"]:
-            raise SystemExit(f"{name}: {result['errors'].group(0)}")
-        result["cpu_ms"] = 1000 * (server.cpu_seconds() - cpu) / max(1, result["requests"])
-        results[name] = result
+        results[name] = wrk_with_cpu(name, server.cpu_seconds, server.url + path, duration)
         # As a browser asks (it sends Accept-Encoding): the stored page, brotli'd once per process.
-        cpu = server.cpu_seconds()
-        browser = wrk(server.url + path, duration, extra_headers=BROWSER)
-        if browser["errors"]:
-            raise SystemExit(f"{name}, as a browser asks: {browser['errors'].group(0)}")
-        browser["cpu_ms"] = 1000 * (server.cpu_seconds() - cpu) / max(1, browser["requests"])
+        browser = wrk_with_cpu(
+            f"{name}, as a browser asks",
+            server.cpu_seconds,
+            server.url + path,
+            duration,
+            extra_headers=BROWSER,
+        )
         sent = get(server, path, BROWSER)  # httpx decodes .content: the bytes sent are its length
         browser["bytes"] = int(sent.headers["Content-Length"])
         browser["coding"] = sent.headers.get("Content-Encoding", "identity")
@@ -300,22 +297,25 @@ def file_anchor(server, export_root, *, duration):
         # Both at a load that keeps each busy: 4 connections keep gunicorn's 2 sync workers
         # busy, but leave nginx waiting on the network between answers of 65 KB.
         results = drive(server, {"trivial view": "/bench/trivial/"}, duration, **ANCHOR_LOAD)
-        cpu = cpu_seconds(nginx.process.pid)
-        result = wrk(nginx.url + path, duration, **ANCHOR_LOAD)
-        if result["errors"]:
-            raise SystemExit(f"file anchor: {result['errors'].group(0)}")
-        result["cpu_ms"] = 1000 * (cpu_seconds(nginx.process.pid) - cpu) / max(1, result["requests"])
-        results[ANCHOR_FILE] = result
+
+        def nginx_cpu():
+            return cpu_seconds(nginx.process.pid)
+
+        results[ANCHOR_FILE] = wrk_with_cpu(
+            "file anchor", nginx_cpu, nginx.url + path, duration, **ANCHOR_LOAD
+        )
         # As a browser asks: the page's gzip, rendered beside it in the export (gzip_static).
         gzipped = httpx.get(nginx.url + path, headers=BROWSER)
         if gzipped.headers.get("content-encoding") != "gzip" or gzipped.content != page.content:
             raise SystemExit(f"nginx did not send {path}'s gzip as a browser asks for it")
-        cpu = cpu_seconds(nginx.process.pid)
-        result = wrk(nginx.url + path, duration, **ANCHOR_LOAD, extra_headers=BROWSER)
-        if result["errors"]:
-            raise SystemExit(f"file anchor, as a browser asks: {result['errors'].group(0)}")
-        result["cpu_ms"] = 1000 * (cpu_seconds(nginx.process.pid) - cpu) / max(1, result["requests"])
-        results[ANCHOR_GZIP] = result
+        results[ANCHOR_GZIP] = wrk_with_cpu(
+            "file anchor, as a browser asks",
+            nginx_cpu,
+            nginx.url + path,
+            duration,
+            **ANCHOR_LOAD,
+            extra_headers=BROWSER,
+        )
     sizes = {
         "trivial view": 2,
         ANCHOR_FILE: len(page.content),
