@@ -115,6 +115,16 @@ def file_name(path: str, content_type: str) -> str:
     return name
 
 
+def keeps_gzips(storage: Storage) -> bool:
+    """Whether pages in ``storage`` have their gzip beside them: in a folder, for nginx; a
+    bucket's CDN compresses for itself."""
+    return isinstance(storage, FileSystemStorage)
+
+
+def worth_a_gzip(body: bytes) -> bool:
+    return len(body) >= GZIP_MIN_BYTES
+
+
 def save_page(
     storage: Storage, name: str, body: bytes, *, content_type: str = "", gzipped: bytes | None = None
 ) -> None:
@@ -122,7 +132,7 @@ def save_page(
     compressed here). The old gzip goes first and the new one follows the page, so that whenever
     a worker stops (killed, a full disk) the gzip beside a page is that page's or there is none,
     and nginx compresses the page itself."""
-    folder = isinstance(storage, FileSystemStorage)  # a bucket's CDN compresses for itself
+    folder = keeps_gzips(storage)
     if folder:
         storage.delete(name + GZIP_SUFFIX)
     page = ContentFile(body)
@@ -131,7 +141,7 @@ def save_page(
         # serving the bucket as the export): the one the server sends, not a guess from the name.
         page.content_type = content_type  # type: ignore[attr-defined]
     storage.save(name, page)
-    if folder and len(body) >= GZIP_MIN_BYTES:
+    if folder and worth_a_gzip(body):
         storage.save(name + GZIP_SUFFIX, ContentFile(gzipped or compress_string(body)))
 
 
@@ -148,7 +158,7 @@ def copy_page(source: Storage, out: AtomicFileSystemStorage, name: str) -> None:
         return
     with out.open(name, "rb") as page:
         body = page.read()  # the linked bytes: a render in the store since cannot change them
-    if len(body) < GZIP_MIN_BYTES:
+    if not worth_a_gzip(body):
         return
     if not out.link(name + GZIP_SUFFIX, source.path(name + GZIP_SUFFIX), keep=lambda gz: holds(gz, body)):
         out.save(name + GZIP_SUFFIX, ContentFile(compress_string(body)))
@@ -162,7 +172,7 @@ def holds(gzipped: bytes, body: bytes) -> bool:
 def gzip_beside(storage: Storage, name: str, body: bytes) -> bytes | None:
     """The gzip kept beside the page ``name`` in a folder, if it holds ``body``: a render may
     have replaced both since ``body`` was read."""
-    if not isinstance(storage, FileSystemStorage):
+    if not keeps_gzips(storage):
         return None
     try:
         with storage.open(name + GZIP_SUFFIX, "rb") as beside:
@@ -174,7 +184,7 @@ def gzip_beside(storage: Storage, name: str, body: bytes) -> bytes | None:
 
 def delete_page(storage: Storage, name: str) -> None:
     storage.delete(name)
-    if isinstance(storage, FileSystemStorage):
+    if keeps_gzips(storage):
         storage.delete(name + GZIP_SUFFIX)
 
 
