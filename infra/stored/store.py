@@ -182,6 +182,23 @@ def gzip_beside(storage: Storage, name: str, body: bytes) -> bytes | None:
     return gzipped if holds(gzipped, body) else None
 
 
+def holds_page(storage: Storage, name: str, body: bytes) -> bool:
+    """Whether a folder holds ``body`` under ``name`` already, with its gzip beside it where one
+    is due: then a render that changed nothing writes neither again. Making the gzip is most of
+    what saving a page costs (about 5 ms for a profile of 95 KB here, against a quarter of a
+    millisecond to read both and compare). A bucket is written whatever it holds: reading an
+    object is a request, as writing it is."""
+    if not keeps_gzips(storage):
+        return False
+    try:
+        with storage.open(name, "rb") as page:
+            if page.read() != body:
+                return False
+    except OSError:
+        return False
+    return not worth_a_gzip(body) or gzip_beside(storage, name, body) is not None
+
+
 def delete_page(storage: Storage, name: str) -> None:
     storage.delete(name)
     if keeps_gzips(storage):
@@ -355,7 +372,8 @@ class PageStore:
         )
         storage = _storage()
         # The bytes first: a meta never names missing bytes.
-        save_page(storage, name, body, content_type=response.get("Content-Type", "text/html"))
+        if not holds_page(storage, name, body):
+            save_page(storage, name, body, content_type=response.get("Content-Type", "text/html"))
         storage.save(meta_name(path), ContentFile(entry.as_json()))
         if batch is None:
             self.forget(path)

@@ -279,6 +279,28 @@ def test_a_page_too_small_to_compress_takes_away_the_gzip_its_larger_page_had(tm
     assert not (tmp_path / "vendors/x/index.html.gz").exists()
 
 
+def test_a_render_that_changes_nothing_writes_neither_the_page_nor_its_gzip_again(
+    demo, visitor, stored_pages
+):
+    import gzip
+
+    from infra.stored import render_showing
+
+    groq = Vendor.objects.get(slug="groq")
+    page, beside = stored_pages / "vendors/groq/index.html", stored_pages / "vendors/groq/index.html.gz"
+    files = {path: path.stat().st_ino for path in (page, beside)}
+    render_showing.call([f"vendor-{groq.pk}"], [])
+    assert {path: path.stat().st_ino for path in files} == files
+    served = visitor.get("/vendors/groq/", headers={"accept-encoding": "identity"})
+    assert served["X-Stored-Page"] == "hit" and served.content == page.read_bytes()
+    # A page whose file is not what the render made, or whose gzip is gone, is written again.
+    page.write_bytes(b"<p>not the page the server renders</p>" * 20)
+    beside.unlink()
+    render_showing.call([f"vendor-{groq.pk}"], [])
+    assert page.read_bytes() == served.content
+    assert gzip.decompress(beside.read_bytes()) == served.content
+
+
 def test_the_export_takes_a_pages_gzip_only_if_it_holds_that_page(demo, stored_pages, tmp_path):
     import gzip
 
