@@ -87,6 +87,15 @@ MIDDLEWARE = [
     "infra.middleware.AdminInputMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "infra.cache.PublicGZipMiddleware",
+    # What every answer carries, stored ones too: outside the stored answer below.
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django.middleware.csp.ContentSecurityPolicyMiddleware",
+    # Outside the stored answer and the page cache, so that an API answer from either still counts
+    # against the rate limit and carries the CORS headers.
+    "api.middleware.ApiMiddleware",
+    # A visitor without a session cookie asking for a stored page: answered here, before the
+    # layers that only matter to someone signed in (infra/stored/middleware.py).
+    "infra.stored.StoredAnswerMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -98,12 +107,9 @@ MIDDLEWARE = [
     "infra.security.CurrentRequestMiddleware",
     "infra.middleware.AnonymousBodyLimitMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
-    "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "django.middleware.csp.ContentSecurityPolicyMiddleware",
-    # Outside the page cache, so that a cached API answer still counts against the rate limit.
-    "api.middleware.ApiMiddleware",
     # Innermost, so that a page served from the store or the cache still gets every header above:
-    # stored pages (addresses without a query string), then the cache for the others.
+    # stored pages (addresses without a query string) to anyone with a session cookie who is not
+    # signed in, renders of them, and stale-if-error; then the cache for the other pages.
     "infra.stored.StoredPageMiddleware",
     "infra.cache.PublicPageCacheMiddleware",
     "axes.middleware.AxesMiddleware",

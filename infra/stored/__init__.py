@@ -46,7 +46,7 @@ from .keys import (
     store_url_names,
     unrecorded,
 )
-from .middleware import RENDER_FLAG, StoredPageMiddleware, has_worker, site_host
+from .middleware import RENDER_FLAG, StoredAnswerMiddleware, StoredPageMiddleware, has_worker, site_host
 from .rendering import (
     JOBS_HELP,
     changed,
@@ -73,6 +73,7 @@ __all__ = [
     "Entry",
     "PageStore",
     "Shown",
+    "StoredAnswerMiddleware",
     "StoredPageMiddleware",
     "changed",
     "changed_everywhere",

@@ -47,8 +47,8 @@ class StoredPageMiddleware:
         request._stored_page = True  # the page cache leaves it to us
         rendering = bool(request.META.get(RENDER_FLAG))
         found = None if rendering else store.read(request.path)
-        if found is not None and (found[0].true_at(time.time()) or _left_to_worker(found[0])):
-            return self._answer(request, *found)
+        if found is not None and answerable(found[0]):
+            return answer(request, *found)
         shown = Shown()
         token = _shown.set(shown)
         try:
@@ -57,11 +57,11 @@ class StoredPageMiddleware:
             _shown.reset(token)
         if response.status_code >= 500 and found is not None:
             # The database is away (a 503), or the render failed: the page as it was, stale-if-error.
-            return self._answer(request, *found, stale=True)
+            return answer(request, *found, stale=True)
         if self._storable(request, response) and is_stored_address(request.path):
             entry = store.write(request.path, response, shown)
             if entry.etag != etag_of(response.content) and (newer := store.read(request.path)):
-                return self._answer(request, *newer)  # rendered since this render began: that one
+                return answer(request, *newer)  # rendered since this render began: that one
             _public(response, entry)
             response["X-Stored-Page"] = "rendered"
         elif rendering and response.status_code in (404, 410):
@@ -70,14 +70,10 @@ class StoredPageMiddleware:
 
     @staticmethod
     def _eligible(request: Any) -> bool:
-        if not settings.STORED_PAGES_ENABLED or request.method not in ("GET", "HEAD"):
-            return False
-        if request.META.get("QUERY_STRING") or request.path.startswith(settings.PAGE_CACHE_SKIP_PREFIXES):
-            return False
-        if (request.scheme, request.get_host()) != site_host():
-            return False  # pages name their own address: only the site's own is stored
         # Editors get previews at the same address.
-        return not (settings.SESSION_COOKIE_NAME in request.COOKIES and request.user.is_authenticated)
+        return stored_address_asked(request) and not (
+            settings.SESSION_COOKIE_NAME in request.COOKIES and request.user.is_authenticated
+        )
 
     @staticmethod
     def _storable(request: Any, response: HttpResponse) -> bool:
@@ -88,16 +84,65 @@ class StoredPageMiddleware:
         control = response.get("Cache-Control", "")
         return "private" not in control and "no-store" not in control
 
-    @staticmethod
-    def _answer(request: Any, entry: Entry, body: bytes, *, stale: bool = False) -> HttpResponse:
-        etag = quote_etag(entry.etag)
-        if etag in request.headers.get("If-None-Match", ""):
-            return _public(HttpResponseNotModified(), entry)
+
+def stored_address_asked(request: Any) -> bool:
+    """A GET or HEAD for the site's own address of a page that may be stored: no query string,
+    not the admin's or the API's documentation (PAGE_CACHE_SKIP_PREFIXES)."""
+    if not settings.STORED_PAGES_ENABLED or request.method not in ("GET", "HEAD"):
+        return False
+    if request.META.get("QUERY_STRING") or request.path.startswith(settings.PAGE_CACHE_SKIP_PREFIXES):
+        return False
+    # Pages name their own address: only the site's own is stored.
+    return (request.scheme, request.get_host()) == site_host()
+
+
+def answerable(entry: Entry) -> bool:
+    """Whether a stored page may be sent as it is: still true now, or built from everything and
+    due again, which a worker's sweep builds rather than a visitor."""
+    return entry.true_at(time.time()) or _left_to_worker(entry)
+
+
+def answer(request: Any, entry: Entry, body: bytes, *, stale: bool = False) -> HttpResponse:
+    """The stored bytes with their headers, or a 304 to a reader who holds them already."""
+    response: HttpResponse
+    if quote_etag(entry.etag) in request.headers.get("If-None-Match", ""):
+        response = HttpResponseNotModified()
+    else:
         response = HttpResponse(body)
         for name, value in entry.headers:
             response[name] = value
         response["X-Stored-Page"] = FROM_STORE[1] if stale else FROM_STORE[0]
-        return _public(response, entry)
+    response["Content-Length"] = str(len(response.content))  # as CommonMiddleware gives any answer
+    return _public(response, entry)
+
+
+class StoredAnswerMiddleware:
+    """A visitor's request for a stored page, answered from the store before the layers that
+    only matter to someone signed in (sessions, CSRF, sign-in, the second factor, messages).
+
+    Only for a request that carries no session cookie: with one, the request may be an editor's,
+    who gets a preview at the same address, and ``StoredPageMiddleware`` (innermost) decides.
+    Everything this does not answer (no stored page, one no longer true, a render) goes on
+    untouched, and the inner middleware renders and stores it as before. The answer is the one
+    ``StoredPageMiddleware`` gives; what the layers after this one would add to it is theirs to
+    add before it (settings.MIDDLEWARE: X-Frame-Options, the CSP, the API's CORS and rate
+    limit), and tests/infra/test_stored.py holds the two answers' headers equal.
+    """
+
+    def __init__(self, get_response: Callable[[Any], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: Any) -> HttpResponse:
+        if (
+            settings.SESSION_COOKIE_NAME in request.COOKIES
+            or request.META.get(RENDER_FLAG)
+            or not stored_address_asked(request)
+        ):
+            return self.get_response(request)
+        found = store.read(request.path)
+        if found is None or not answerable(found[0]):
+            return self.get_response(request)
+        return answer(request, *found)
 
 
 def has_worker() -> bool:

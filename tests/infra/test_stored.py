@@ -688,6 +688,77 @@ def test_a_stored_page_is_answered_without_a_database_query(demo, visitor, djang
     assert response["X-Stored-Page"] == "hit"
 
 
+STORED_PAGE_TYPES = (
+    "/vendors/groq/",
+    "/lanes/inference-specialist/",
+    "/",
+    "/compare/cerebras-vs-groq/",
+    "/feeds/changes/",
+    "/sitemap.xml",
+    "/api/v1/vendors/groq/",
+)
+
+
+def test_without_a_session_cookie_a_stored_page_is_the_same_answer_given_before_any_session_is_read(
+    demo,
+):
+    """The stored answer to a request with no session cookie comes before the session, CSRF and
+    sign-in layers: the same bytes and headers as the innermost middleware gives a visitor whose
+    session cookie names no one, and no session read."""
+    from django.contrib.sessions.middleware import SessionMiddleware
+
+    without, with_session = Client(), Client()
+    with_session.cookies["sessionid"] = "no-such-session"
+    for path in STORED_PAGE_TYPES:
+        with_session.get(path)  # this process's copy, and a hit from here on
+        expected = with_session.get(path)
+        assert expected["X-Stored-Page"] == "hit", path
+        with mock.patch.object(SessionMiddleware, "process_request", autospec=True) as sessions:
+            answer = without.get(path)
+        assert sessions.call_count == 0, path
+        assert (answer.status_code, answer.content) == (200, expected.content), path
+        assert {k: v for k, v in answer.items()} == {k: v for k, v in expected.items()}, path
+        revalidated = without.get(path, HTTP_IF_NONE_MATCH=answer["ETag"])
+        assert revalidated.status_code == 304, path
+        assert revalidated.items() == with_session.get(path, HTTP_IF_NONE_MATCH=answer["ETag"]).items(), path
+
+
+def test_a_signed_in_editor_gets_the_preview_at_a_stored_address_and_visitors_the_stored_page(
+    demo, django_user_model
+):
+    from django.contrib.auth.models import Permission
+
+    from editorial import services
+
+    groq = Vendor.objects.get(slug="groq")
+    fact = groq.facts.order_by("pk").first()
+    fact.value = "Groq memory, edited but not published"
+    fact.save()
+    assert services.refresh_state(obj=groq) is True  # the working copy differs from the live version
+    editor = django_user_model.objects.create_user("ed", password="pw", is_staff=True)
+    editor.user_permissions.add(Permission.objects.get(codename="change_vendor"))
+    signed_in = Client()
+    signed_in.force_login(editor)
+    preview = signed_in.get("/vendors/groq/")
+    assert "edited but not published" in preview.content.decode()
+    assert "no-store" in preview["Cache-Control"]
+    assert "X-Stored-Page" not in preview
+    for visitor in (Client(), Client(HTTP_COOKIE="sessionid=no-such-session")):
+        page = visitor.get("/vendors/groq/")
+        assert page["X-Stored-Page"] == "hit"
+        assert "edited but not published" not in page.content.decode()
+
+
+def test_a_stored_api_answer_still_counts_against_the_rate_limit_and_carries_cors(demo, settings):
+    settings.API_RATE_LIMIT = 2
+    settings.API_RATE_WINDOW = 3600
+    visitor = Client(REMOTE_ADDR="203.0.113.7")
+    answers = [visitor.get("/api/v1/vendors/groq/") for _ in range(3)]
+    assert [a.status_code for a in answers] == [200, 200, 429]
+    assert [a.get("X-Stored-Page") for a in answers[:2]] == ["hit", "hit"]
+    assert answers[0]["Access-Control-Allow-Origin"] == "*"
+
+
 def _save_axis_in_the_admin(client, axis, **changes):
     from django.forms.models import model_to_dict
 
