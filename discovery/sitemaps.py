@@ -21,6 +21,7 @@ from django.views.decorators.http import require_safe
 from comparisons.models import ComparisonVersion
 from infra.stored import shows, unrecorded
 from vendors.models import Lane, VendorVersion
+from vendors.pages import LIVE_VENDORS_KEY
 
 PER_PAGE = 400  # addresses a page of the sitemap: some 60 KB, about a profile's size
 
@@ -43,15 +44,16 @@ class LiveVersionSitemap(PagedSitemap):
 
 
 class ProfileSitemap(LiveVersionSitemap):
-    """A page of it shows which vendors are live, in order (``entries``: one going live, away or
-    to a new address moves every later page), and the date of each vendor it lists: a publish
-    renders again the one page that names the vendor, not every page of the part."""
+    """A page of it shows which vendors are live, in order (one going live, away or to a new
+    address moves every later page; a new total or verified date moves none), and the date of
+    each vendor it lists: a publish renders again the one page that names the vendor, not every
+    page of the part."""
 
     model = VendorVersion
     priority = 0.8
 
     def items(self):
-        shows("entries")
+        shows(LIVE_VENDORS_KEY)
         return super().items()
 
     def lastmod(self, version):

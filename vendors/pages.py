@@ -27,6 +27,10 @@ URL_NAMES = (
     "vendors:chips",
 )
 CITATION_FORMATS = ("bib", "json")
+# Which vendors are live, and at which address: what a page that lists every live vendor by
+# address alone shows (the sitemap's pages). A vendor going live, going away or moving changes
+# it; a new total, lane or verified date does not ("entries" covers those).
+LIVE_VENDORS_KEY = "live-vendors"
 
 
 def version_paths(slug: str, number: int) -> list[str]:
@@ -87,6 +91,7 @@ def page_keys(before: VendorVersion | None, after: VendorVersion | None) -> set[
     keys = {version.page_key}
     if before is None or after is None or before.slug != after.slug:
         keys.add(version.archive_key)  # its versions' pages go live, go away or move
+        keys.add(LIVE_VENDORS_KEY)
     if entry(before) != entry(after):
         keys |= {"entries", *(f"lane-{v.lane_id}" for v in (before, after) if v is not None)}
     if alternatives.card_entry(before) != alternatives.card_entry(after):

@@ -1,6 +1,7 @@
 """Stored pages (infra/stored/): rendered when what they show changes, served as bytes,
 also while the database is away, and written out as the export."""
 
+import datetime as dt
 import re
 import time
 from contextlib import contextmanager
@@ -170,6 +171,38 @@ def test_a_fact_change_renders_again_only_the_page_of_the_sitemap_that_dates_the
     assert not again & {"/sitemap-profiles-1.xml", "/sitemap-changes-1.xml"}  # they name cerebras
     day = timezone.localdate(groq.versions.live().get().published_at).isoformat()
     assert f"<lastmod>{day}</lastmod>" in visitor.get("/sitemap-profiles-2.xml").content.decode()
+
+
+def test_a_new_verified_date_renders_one_page_of_the_sitemap_and_a_new_vendor_every_later_one(
+    stored_pages, visitor, monkeypatch
+):
+    from discovery import sitemaps
+    from infra.stored import render_expired
+    from tests.factories import make_fact, make_superuser, make_vendor, publish
+    from vendors.services import mark_verified
+
+    monkeypatch.setattr(sitemaps.PagedSitemap, "limit", 1)  # a vendor a page: cerebras 1, groq 2
+    for slug in ("cerebras", "groq"):
+        make_fact(
+            vendor=make_vendor(slug=slug, name=slug.title(), published=False), verified_on=dt.date(2026, 1, 5)
+        )
+        publish(Vendor.objects.get(slug=slug))
+    render_expired.call()
+    before = dict(StoredPage.objects.values_list("path", "rendered_at"))
+
+    mark_verified(user=make_superuser(), vendors=Vendor.objects.filter(slug="groq"))
+
+    after = dict(StoredPage.objects.values_list("path", "rendered_at"))
+    again = {path for path in before if after[path] != before[path]}
+    assert {"/vendors/", "/sitemap-profiles-2.xml", "/sitemap-changes-2.xml"} <= again  # the date moved
+    # Cerebras's pages of the sitemap list the same vendors at the same addresses as before.
+    assert not again & {"/sitemap-profiles-1.xml", "/sitemap-changes-1.xml"}
+
+    make_fact(vendor=make_vendor(slug="a-first", name="A First", published=False))
+    publish(Vendor.objects.get(slug="a-first"))  # live, and first by address: every page moves
+
+    assert "/vendors/cerebras/" in visitor.get("/sitemap-profiles-2.xml").content.decode()
+    assert "/vendors/groq/changes/" in visitor.get("/sitemap-changes-3.xml").content.decode()
 
 
 def test_a_change_to_groq_leaves_trainiums_profile_unrendered_and_its_etag_as_it_was(demo, visitor):
