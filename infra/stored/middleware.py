@@ -32,10 +32,13 @@ def site_host() -> tuple[str, str]:
 
 
 class StoredPageMiddleware:
-    """Anonymous GET and HEAD requests for a stored address, answered with its stored bytes.
+    """GET and HEAD requests for a stored address from anyone not signed in: the stored bytes
+    while they are true, else the page rendered and stored, or the old bytes if that fails.
 
     Sits where the page cache sits (innermost), so a stored page gets every header the
-    outer middleware gives any page. Everything else passes through untouched.
+    outer middleware gives any page. A request with no session cookie that the store can
+    answer has been answered already (``StoredAnswerMiddleware``); renders, stale-if-error and
+    visitors with a session cookie come here. Everything else passes through untouched.
     """
 
     def __init__(self, get_response: Callable[[Any], HttpResponse]) -> None:
@@ -124,9 +127,9 @@ class StoredAnswerMiddleware:
     who gets a preview at the same address, and ``StoredPageMiddleware`` (innermost) decides.
     Everything this does not answer (no stored page, one no longer true, a render) goes on
     untouched, and the inner middleware renders and stores it as before. The answer is the one
-    ``StoredPageMiddleware`` gives; what the layers after this one would add to it is theirs to
-    add before it (settings.MIDDLEWARE: X-Frame-Options, the CSP, the API's CORS and rate
-    limit), and tests/infra/test_stored.py holds the two answers' headers equal.
+    ``StoredPageMiddleware`` gives: the middleware that add a header to every answer
+    (X-Frame-Options, the CSP, the API's CORS and rate limit) stand before this one in
+    settings.MIDDLEWARE, and tests/infra/test_stored.py holds the two answers equal.
     """
 
     def __init__(self, get_response: Callable[[Any], HttpResponse]) -> None:
