@@ -65,6 +65,7 @@ check: $(DEV_INSTALLED)
 	$(BIN)/python -m ruff format --check .
 	$(BIN)/lint-imports
 	$(CHECK_ENV) $(BIN)/mypy
+	$(BIN)/python tools/house_rules.py
 
 clean:
 	rm -rf $(VENV) db.sqlite3 staticfiles .pytest_cache .mypy_cache
