@@ -880,7 +880,7 @@ def test_the_checks_refuse_a_site_url_the_site_does_not_answer_to(settings):
 
 
 def test_nginx_serving_the_store_sends_a_publish_as_the_server_does(stored_pages, visitor):
-    """The acceptance path of docs/deploy.md: nginx's root is the store; a publish rewrites the
+    """The acceptance path of docs/operators.md: nginx's root is the store; a publish rewrites the
     files it serves, and what it sends is what Django sends."""
     import os
 
