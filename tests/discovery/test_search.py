@@ -272,7 +272,7 @@ def test_rebuilding_the_index_finds_the_same(catalogue):
 def test_rebuilding_fills_every_entrys_vector_slice_by_slice(catalogue, monkeypatch):
     """The rebuild fills vectors a slice of keys at a time (one UPDATE of 10,000 vendors'
     entries outlasted the statement timeout); no entry is left out between slices."""
-    monkeypatch.setattr("discovery.search.VECTOR_BATCH", 2)
+    monkeypatch.setattr("discovery.search.indexing.VECTOR_BATCH", 2)
 
     index_all()
 

@@ -1,0 +1,112 @@
+"""The chips' download: one entry per value of every live chip, each number and each stage
+reached, with its sources."""
+
+from django.urls import reverse
+
+from .common import LICENCE, evidence_dict, iso, source_dict
+
+CHIP_COLUMNS = [
+    "chip",
+    "vendor",
+    "kind",
+    "label",
+    "quantity",
+    "unit",
+    "value",
+    "value_unit",
+    "scope",
+    "precision",
+    "sparse",
+    "stage",
+    "month",
+    "vendor_stated",
+    "verified_on",
+    "stale",
+]
+
+
+def chip_values(chips):
+    """One entry per value of every live chip (vendors.chip_selectors.LiveChip): each number as
+    given and in its kind's unit, then each stage the chip reached with its month (kind
+    “availability”), all with each source's title, address, support and quote. Every entry
+    has every column: a number's stage and month are empty, a stage's quantity and unit."""
+
+    def entry(chip, row, **fields):
+        return {
+            "chip": chip.name,
+            "chip_slug": chip.slug,
+            "vendor": chip.vendor.name,
+            "vendor_slug": chip.vendor.slug,
+            **fields,
+            "vendor_stated": row.vendor_stated,
+            "verified_on": iso(row.verified_on),
+            "stale": row.is_stale,
+            "sources": [
+                source_dict(source) | evidence_dict(row.evidence_from(source.pk)) for source in row.cited
+            ],
+        }
+
+    values = []
+    for chip in chips:
+        values += [
+            entry(
+                chip,
+                spec,
+                kind=spec.kind,
+                label=spec.label,
+                quantity=spec.quantity,
+                unit=spec.unit,
+                value=spec.value,
+                value_unit=spec.display_unit,
+                scope=spec.scope,
+                precision=spec.precision,
+                sparse=spec.sparse,
+                stage="",
+                month=None,
+            )
+            for spec in chip.specs
+        ]
+        values += [
+            entry(
+                chip,
+                row,
+                kind="availability",
+                label=row.stage_label,
+                quantity="",
+                unit="",
+                value=None,
+                value_unit="",
+                scope="chip",
+                precision="",
+                sparse=False,
+                stage=row.stage,
+                month=f"{row.month:%Y-%m}",
+            )
+            for row in chip.availability
+        ]
+    return values
+
+
+def chips_export(values, *, url):
+    return {
+        "licence": LICENCE,
+        "title": "AI chips and their numbers, on chipsite",
+        "url": url(reverse("opendata:chips", args=["json"])),
+        "values": values,
+    }
+
+
+def chips_csv_rows(values):
+    """The header and rows of the chips CSV: one row per value, then a title, URL, support and
+    quote column per source, as many as the most-cited value needs (as ``values_csv_rows``)."""
+    width = max((len(value["sources"]) for value in values), default=0) or 1
+    header = list(CHIP_COLUMNS)
+    for n in range(1, width + 1):
+        header += [f"source_{n}_title", f"source_{n}_url", f"source_{n}_support", f"source_{n}_quote"]
+    rows = []
+    for value in values:
+        cells = [value[column] for column in CHIP_COLUMNS]
+        for source in value["sources"]:
+            cells += [source["title"], source["url"], source["support"], source["quote"]]
+        rows.append(cells + [""] * (len(header) - len(cells)))
+    return header, rows
