@@ -22,6 +22,8 @@ import time
 import uuid
 from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import brotli
 from django.conf import settings
@@ -36,6 +38,9 @@ from django.utils.text import compress_string
 
 from .replica import reads_from_replica
 from .stored.middleware import answered_from_store
+
+if TYPE_CHECKING:
+    from .cache_backends import LocalLayer
 
 log = logging.getLogger(__name__)
 
@@ -189,6 +194,73 @@ def _wait_for(key):
     return None
 
 
+@dataclass
+class _Lookup:
+    """What the caches hold for one address: the token to answer under, the page kept for it
+    (token, status, headers, content) or None, and when the token was made (None unless it
+    was read from the shared cache)."""
+
+    key: str
+    digest: str
+    layer: "LocalLayer | None"
+    generation: int
+    token: str
+    stored: tuple | None
+    made: float | None = None
+
+    @property
+    def etag(self) -> str:
+        return quote_etag(f"{self.token}-{settings.RELEASE[:8]}-{self.digest[:12]}")
+
+    @property
+    def hit(self) -> bool:
+        return self.stored is not None and self.stored[0] == self.token
+
+    def response(self) -> HttpResponse:
+        assert self.stored is not None
+        _, status, headers, content = self.stored
+        response = HttpResponse(content, status=status)
+        for header, value in headers:
+            response[header] = value
+        response["X-Page-Cache"] = "hit"
+        return response
+
+    def keep(self, response: HttpResponse) -> None:
+        headers = [(h, v) for h, v in response.items() if h.lower() in STORED_HEADERS]
+        entry = (self.token, response.status_code, headers, response.content)
+        cache.set(self.key, entry, timeout=settings.PAGE_CACHE_SECONDS)
+        if self.layer:
+            self.layer.keep(self.token, self.digest, entry, self.generation)
+
+
+def _look_up(request) -> _Lookup:
+    """The token and the page for the request's address: this process's copies first (with
+    Redis, cache_backends.LocalLayer), then the shared cache."""
+    # Pages name their own address (canonical links, citations, the API's links): one
+    # copy per scheme and host, so a page asked for as www.… never answers for the apex.
+    address = f"{request.scheme}://{request.get_host()}{request.get_full_path()}"
+    digest = hashlib.sha256(address.encode()).hexdigest()[:24]
+    key = f"page:{settings.RELEASE}:{digest}"
+    layer = _local_layer()
+    token, generation = layer.current() if layer else (None, 0)
+    stored = layer.page(token, digest) if token else None
+    if stored is not None:
+        return _Lookup(key, digest, layer, generation, token, stored)
+    # One round trip for the token and the page; the page is stored with the token
+    # it was made under, and only served under that same token.
+    found = cache.get_many([TOKEN_KEY, key])
+    token = _valid(found.get(TOKEN_KEY))
+    if token and layer:
+        layer.remember(found[TOKEN_KEY], generation)
+    token = token or content_token()
+    stored = found.get(key)
+    if stored is not None and stored[0] == token and layer:
+        layer.keep(token, digest, stored, generation)
+    return _Lookup(
+        key, digest, layer, generation, token, stored, made=(found.get(TOKEN_KEY) or {}).get("made")
+    )
+
+
 class PublicPageCacheMiddleware:
     """Anonymous GET and HEAD requests for public pages, answered from the cache.
 
@@ -205,65 +277,44 @@ class PublicPageCacheMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
-        if (
+        if self._passes_by(request):
+            return self.get_response(request)
+        if request.method not in ("GET", "HEAD") or self._signed_in(request):
+            return self._private(request)
+        page = _look_up(request)
+        if page.etag in request.headers.get("If-None-Match", ""):
+            return self._public(HttpResponseNotModified(), page.etag)
+        if page.hit:
+            return self._public(page.response(), page.etag)
+        return self._render(request, page)
+
+    @staticmethod
+    def _passes_by(request):
+        return (
             not settings.PAGE_CACHE_ENABLED
             or request.path.startswith(settings.PAGE_CACHE_SKIP_PREFIXES)
             or getattr(request, "_stored_page", False)  # a stored page (infra/stored/) is not cached here
-        ):
-            return self.get_response(request)
-        if request.method not in ("GET", "HEAD") or self._signed_in(request):
-            response = self.get_response(request)
-            if request.method in ("GET", "HEAD") and response.get("Cache-Control") is None:
-                patch_cache_control(response, private=True, no_store=True)
-            return response
+        )
 
-        # Pages name their own address (canonical links, citations, the API's links): one
-        # copy per scheme and host, so a page asked for as www.… never answers for the apex.
-        address = f"{request.scheme}://{request.get_host()}{request.get_full_path()}"
-        digest = hashlib.sha256(address.encode()).hexdigest()[:24]
-        key = f"page:{settings.RELEASE}:{digest}"
-        layer = _local_layer()  # with Redis: this process's own copies (cache_backends.LocalLayer)
-        token, generation = layer.current() if layer else (None, 0)
-        stored = layer.page(token, digest) if token else None
-        found = {}
-        if stored is None:
-            # One round trip for the token and the page; the page is stored with the token
-            # it was made under, and only served under that same token.
-            found = cache.get_many([TOKEN_KEY, key])
-            token = _valid(found.get(TOKEN_KEY))
-            if token and layer:
-                layer.remember(found[TOKEN_KEY], generation)
-            token = token or content_token()
-            stored = found.get(key)
-            if stored is not None and stored[0] == token and layer:
-                layer.keep(token, digest, stored, generation)
-        etag = quote_etag(f"{token}-{settings.RELEASE[:8]}-{digest[:12]}")
-        if etag in request.headers.get("If-None-Match", ""):
-            return self._public(HttpResponseNotModified(), etag)
+    def _private(self, request):
+        """A signed-in user's page, or a request that is not a read: never cached anywhere."""
+        response = self.get_response(request)
+        if request.method in ("GET", "HEAD") and response.get("Cache-Control") is None:
+            patch_cache_control(response, private=True, no_store=True)
+        return response
 
-        if stored is not None and stored[0] == token:
-            _, status, headers, content = stored
-            response = HttpResponse(content, status=status)
-            for header, value in headers:
-                response[header] = value
-            response["X-Page-Cache"] = "hit"
-            return self._public(response, etag)
-
+    def _render(self, request, page):
+        """The page rendered, and kept under its token when it may be."""
         # A read replica (infra.replica) only once the token is old enough for it to
         # have caught up with the write that made the token.
-        made = (found.get(TOKEN_KEY) or {}).get("made")
-        settled = made is not None and time.time() - made > settings.REPLICA_LAG_SECONDS
+        settled = page.made is not None and time.time() - page.made > settings.REPLICA_LAG_SECONDS
         with reads_from_replica(allowed=settled):
             response = self.get_response(request)
-        if self._storable(request, response):
-            headers = [(h, v) for h, v in response.items() if h.lower() in STORED_HEADERS]
-            entry = (token, response.status_code, headers, response.content)
-            cache.set(key, entry, timeout=settings.PAGE_CACHE_SECONDS)
-            if layer:
-                layer.keep(token, digest, entry, generation)
-            response["X-Page-Cache"] = "miss"
-            return self._public(response, etag)
-        return response
+        if not self._storable(request, response):
+            return response
+        page.keep(response)
+        response["X-Page-Cache"] = "miss"
+        return self._public(response, page.etag)
 
     @staticmethod
     def _signed_in(request):
