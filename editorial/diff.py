@@ -7,9 +7,10 @@ not as one removal and one addition.
 """
 
 import datetime as dt
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
+from typing import Any
 
 from django.apps import apps
 from django.db import models
@@ -26,6 +27,9 @@ SKIP = {
 # The public change log says what changed in the content; verified dates have their own line.
 PUBLIC_SKIP = SKIP | {"verified_on"}
 
+# {model label: {object id: field dict}}: every row of one revision, as django-reversion stored it.
+Snapshot = dict[str, dict[str, dict[str, Any]]]
+
 
 @dataclass(frozen=True)
 class Kind:
@@ -39,7 +43,7 @@ class Kind:
 
 # How each kind of child row reads, by model label; each app adds its own through its
 # Publication's ``diff_kinds`` (see registry.register).
-KINDS = {}
+KINDS: dict[str, Kind] = {}
 CITATION_SUFFIX = "citation"
 
 
@@ -58,15 +62,15 @@ def version_chain(obj, *, after=0):
     )
 
 
-def snapshot(version_id):
+def snapshot(version_id: int | None) -> Snapshot:
     """{model label: {object id: field dict}} for every row in the version's revision."""
     return snapshots([version_id]).get(version_id, {}) if version_id else {}
 
 
-def snapshots(version_ids):
+def snapshots(version_ids: Iterable[int]) -> dict[int, Snapshot]:
     """{version id: its snapshot} for several versions of one item, in one query."""
     revision_of = dict(Version.objects.filter(pk__in=version_ids).values_list("pk", "revision_id"))
-    by_revision = {}
+    by_revision: dict[int, Snapshot] = {}
     rows = Version.objects.filter(revision_id__in=set(revision_of.values())).select_related("content_type")
     for row in rows:
         label = f"{row.content_type.app_label}.{row.content_type.model}"
@@ -138,7 +142,7 @@ def _row_label(model, kind, fields, names):
 
 
 def _describe_row_change(model, kind, old, new, names, skip=SKIP):
-    parts = []
+    parts: list[str] = []
     fields = [f for f in model._meta.concrete_fields if f.name not in skip and not f.is_relation]
     fields += [f for f in model._meta.concrete_fields if f.is_relation and f.name not in skip]
     for field in fields:
