@@ -131,14 +131,7 @@ def import_rows(
     """
     list(Vendor.objects.select_for_update().filter(pk=vendor.pk).values_list("pk"))
     plan = plan_import(vendor=vendor, rows=rows, filename=filename)
-    if plan.errors:
-        raise ImportFileError(f"{len(plan.errors)} rows have errors: nothing was imported.")
-    if expected_digest is not None and plan.digest != expected_digest:
-        raise ImportChanged(
-            "The profile changed after your preview (someone saved it): check the new preview."
-        )
-    if not plan.to_write:
-        raise ImportFileError("Every row matches the profile already: there is nothing to import.")
+    _check_plan(plan, expected_digest=expected_digest)
     models: dict[str, tuple[ImportedModel, CitationModel]] = {
         "fact": (Fact, FactCitation),
         "spec": (Spec, SpecCitation),
@@ -189,6 +182,18 @@ def import_rows(
     workflow.refresh_verification(obj=vendor, user=user)
     workflow.refresh_state(obj=vendor)
     return plan
+
+
+def _check_plan(plan: Plan, *, expected_digest: str | None) -> None:
+    """Refuse a plan with errors, one other than the editor previewed, or one with nothing to write."""
+    if plan.errors:
+        raise ImportFileError(f"{len(plan.errors)} rows have errors: nothing was imported.")
+    if expected_digest is not None and plan.digest != expected_digest:
+        raise ImportChanged(
+            "The profile changed after your preview (someone saved it): check the new preview."
+        )
+    if not plan.to_write:
+        raise ImportFileError("Every row matches the profile already: there is nothing to import.")
 
 
 def _cite(citation: CitationModel, pairs: list[tuple[Verifiable, Source]]) -> None:

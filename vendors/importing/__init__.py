@@ -1,6 +1,6 @@
 """One vendor's facts, chips' specs and availability, events and scores as a CSV file, out and back in.
 
-The format, one row per value (README.md, “Bulk import”)::
+The format, one row per value (docs/editors.md, “CSV import and export”)::
 
     kind,label,value,reason,vendor_stated,verified_on,source_urls,measure,unit,scope,precision,sparse
     fact,Memory,96 GB HBM,,yes,2026-11-01,https://aws.amazon.com/trainium/,,,,,
