@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from django.urls import reverse
 
 from comparisons.models import ComparisonVersion
-from infra import stored
+from editorial.pages import declare, surface
 from vendors.chip_selectors import live_chips
 from vendors.models import VendorVersion, VersionChip
 
@@ -35,24 +35,28 @@ def chip_paths(version: VendorVersion) -> list[str]:
     return [reverse("api:chip", args=[slug]) for slug in slugs]
 
 
+def published_vendor_paths(version: VendorVersion) -> list[str]:
+    return [*vendor_paths(version), *chip_paths(version)]
+
+
 def comparison_paths(version: ComparisonVersion) -> list[str]:
     return [reverse("api:comparison", args=[version.slug])]
 
 
-def every_path() -> Iterator[str]:
+def fixed_paths() -> Iterator[str]:
     yield from (reverse("api:openapi-json"), reverse("api:openapi-view"))
     yield from (reverse("api:lanes"), reverse("api:axes"), reverse("api:comparisons"))
-    for version in VendorVersion.objects.live().only("slug").order_by("slug"):
-        yield from vendor_paths(version)
-    for slug in live_chips().order_by("slug").values_list("slug", flat=True):
+    for slug in live_chips().order_by("slug").values_list("slug", flat=True):  # every live chip, in one query
         yield reverse("api:chip", args=[slug])
-    for comparison in ComparisonVersion.objects.live().only("slug").order_by("slug"):
-        yield from comparison_paths(comparison)
+
+
+PAGES = surface(
+    url_names=URL_NAMES,
+    fixed=fixed_paths,
+    per_item={"vendor": vendor_paths, "comparison": comparison_paths},
+    also_at_publish={"vendor": published_vendor_paths, "comparison": comparison_paths},
+)
 
 
 def register() -> None:
-    stored.store_url_names(*URL_NAMES)
-    stored.register_paths(every_path)
-    stored.register_item_paths("vendor", vendor_paths)
-    stored.register_item_paths("vendor", chip_paths)
-    stored.register_item_paths("comparison", comparison_paths)
+    declare(PAGES)

@@ -1,5 +1,6 @@
-"""The comparisons' stored pages (infra/stored/): which addresses are stored, every one of
-them for a full render or the export, and what a publish changes for visitors."""
+"""The comparisons' stored pages (infra/stored/), declared once (``PAGES``): which addresses
+are stored, every one of them for a full render or the export, a live comparison's own, and
+what a publish changes for visitors (``page_keys``). editorial.pages acts on it."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from collections.abc import Iterator
 
 from django.urls import reverse
 
-from infra import stored
+from editorial.pages import Pages, declare
 
 from .models import ComparisonVersion
 
@@ -61,7 +62,13 @@ def page_keys(before: ComparisonVersion | None, after: ComparisonVersion | None)
     return keys
 
 
+PAGES = Pages(
+    url_names=URL_NAMES,
+    every_path=every_path,
+    item_paths={"comparison": item_paths},
+    page_keys={"comparison": page_keys},
+)
+
+
 def register() -> None:
-    stored.store_url_names(*URL_NAMES)
-    stored.register_paths(every_path)
-    stored.register_item_paths("comparison", item_paths)
+    declare(PAGES)

@@ -78,10 +78,5 @@ class ComparisonPublication(Publication):
     def content(self, document):
         return {**document, "sources": sources_content(document["sources"])}
 
-    def page_keys(self, before, after):
-        from .pages import page_keys
-
-        return page_keys(before, after)
-
     def after_write(self, version):
         version.vendors.set([entry.vendor_id for entry in comparison_document_of(version).entries])

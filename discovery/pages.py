@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from django.urls import reverse
 
-from infra import stored
+from editorial.pages import declare, surface
 from vendors.models import Lane, VendorVersion
 
 from .sitemaps import page_paths
@@ -18,16 +18,15 @@ def vendor_paths(version: VendorVersion) -> list[str]:
     return [reverse("vendor_feed", args=[version.slug])]
 
 
-def every_path() -> Iterator[str]:
+def fixed_paths() -> Iterator[str]:
     yield from (reverse("robots"), reverse("sitemap"), reverse("feed"))
     yield from page_paths()
-    for slug in VendorVersion.objects.live().order_by("slug").values_list("slug", flat=True):
-        yield reverse("vendor_feed", args=[slug])
     for slug in Lane.objects.order_by("position", "name").values_list("slug", flat=True):
         yield reverse("lane_feed", args=[slug])
 
 
+PAGES = surface(url_names=URL_NAMES, fixed=fixed_paths, per_item={"vendor": vendor_paths})
+
+
 def register() -> None:
-    stored.store_url_names(*URL_NAMES)
-    stored.register_paths(every_path)
-    stored.register_item_paths("vendor", vendor_paths)
+    declare(PAGES)

@@ -6,13 +6,9 @@ class EditorialConfig(AppConfig):
     verbose_name = "Editorial workflow"
 
     def ready(self):
-        from infra.cache import changes_at
-        from infra.stored import register_expiry
+        from . import pages
 
-        from .registry import next_scheduled, pages_expire
-
-        changes_at(next_scheduled)  # a scheduled version going live changes visitors' pages
-        register_expiry(pages_expire)  # ... and its stored pages (infra/stored/)
+        pages.connect()  # the workflow's changes reach the page cache and the stored pages
 
         import datetime as dt
 

@@ -12,9 +12,6 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from django.db.models import Min, Q
 
-from infra.cache import next_scheduled_change
-from infra.stored.keys import EVERYTHING
-
 if TYPE_CHECKING:
     from django.db.models import Model
 
@@ -71,13 +68,6 @@ class Publication:
     def carry_verification(self, obj: Editable, document: Document) -> None:
         """After a revert or discard: keep the newer verified dates ``document`` holds for unchanged rows."""
 
-    def page_keys(self, before: PublishedVersion | None, after: PublishedVersion | None) -> set[str]:
-        """What visitors' pages show that changed when ``before`` (live until now, or None) gave
-        way to ``after`` (live now, or None): the stored pages showing these are rendered again
-        (infra/stored/). The item's own document always; lists only when its entry changed."""
-        version = after or before
-        return {version.page_key} if version is not None else set()
-
 
 def register(publication: Publication) -> Publication:
     from .diff import describe_rows_as
@@ -99,7 +89,8 @@ def next_scheduled(now: dt.datetime) -> dt.datetime | None:
     """When the next version scheduled to go live goes live, or the next live one goes off the
     site (an unpublishing scheduled ahead), of any kind of item, or None. One query per kind.
 
-    The page cache (infra.cache) asks it, so that a page cached now is not served past it."""
+    The page cache (infra.cache) asks it, so that a page cached now is not served past it
+    (editorial.pages connects them)."""
     moments: list[dt.datetime] = []
     for publication in publications():
         found = publication.version_model.objects.aggregate(
@@ -108,49 +99,6 @@ def next_scheduled(now: dt.datetime) -> dt.datetime | None:
         )
         moments += [moment for moment in found.values() if moment is not None]
     return min(moments, default=None)
-
-
-def pages_expire(now: dt.datetime) -> Callable[[set[str]], dt.datetime | None]:
-    """What tells when a stored page showing ``keys`` changes by itself: a version of one of its
-    items scheduled to go live or off, or for a page about more than its items (a list), any
-    scheduled version. Read once for a render batch: one query per kind of item, when first asked."""
-    scheduled: dict[str, dict[int, dt.datetime]] = {}
-    listed: list[dt.datetime | None] = []
-    prefixes = {f"{p.version_model.page_key_prefix()}-": p for p in publications()}
-
-    def moments_of(prefix: str) -> dict[int, dt.datetime]:
-        if prefix not in scheduled:
-            found = (
-                prefixes[prefix]
-                .version_model.objects.filter(Q(published_at__gt=now) | Q(superseded_at__gt=now))
-                .values("item_id")
-                .annotate(
-                    goes_live=Min("published_at", filter=Q(published_at__gt=now)),
-                    goes_off=Min("superseded_at", filter=Q(superseded_at__gt=now)),
-                )
-            )
-            # A version ends no sooner than it starts: the earlier of the two is the item's next change.
-            scheduled[prefix] = {
-                row["item_id"]: min(m for m in (row["goes_live"], row["goes_off"]) if m is not None)
-                for row in found
-            }
-        return scheduled[prefix]
-
-    def expires(keys: set[str]) -> dt.datetime | None:
-        moments: list[dt.datetime] = []
-        for key in keys:
-            prefix = next((p for p in prefixes if key.startswith(p)), None)
-            if prefix is not None and key[len(prefix) :].isdigit():
-                if (moment := moments_of(prefix).get(int(key[len(prefix) :]))) is not None:
-                    moments.append(moment)
-            elif prefix is None and key != EVERYTHING:  # a list: any scheduled version changes it
-                if not listed:
-                    listed.append(next_scheduled_change())
-                if listed[0] is not None:
-                    moments.append(listed[0])
-        return min(moments, default=None)
-
-    return expires
 
 
 def on_version_written[H: Callable[[Publication, PublishedVersion], None]](hook: H) -> H:

@@ -1,7 +1,10 @@
 """The workflow's writes: publish, schedule, unpublish, discard, revert, submit for review.
 
 Every one takes keyword arguments and works on any registered item (see registry.py);
-the admin's buttons and actions only call these. The rules:
+the admin's buttons and actions only call these. They write versions and send one event
+(``events.Changed``: published, unpublished, re-stamped, rescheduled); what visitors' pages
+do about it is ``editorial.pages``'s business, not theirs. The reads are in ``selectors``.
+The rules:
 
 - Publishing writes a new immutable version from the working copy. A publish time to
   come schedules it; the live version keeps serving until then. A newer publish or
@@ -19,30 +22,24 @@ from __future__ import annotations
 import datetime as dt
 from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
 
-from django.db import models, transaction
-from django.db.models import Case, OuterRef, Subquery, Value, When
-from django.template.defaultfilters import date as format_date
+from django.db import transaction
 from django.utils import timezone
 from reversion.models import Version
 
-from infra import cache as page_cache
-from infra import stored
-
 from . import notifications
 from .diff import PUBLIC_SKIP, describe_changes
+from .events import Changed, Kind, send
 from .models import Comment
 from .registry import Publication, publication_for, version_written
 from .revisions import latest_version_id, record_revision
+from .selectors import live_version, pending_version, unpublishing_at, versions_of, when
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser, User
-    from django_stubs_ext import WithAnnotations
 
-    from .models import Editable, PublishedVersion, VersionQuerySet
+    from .models import Editable, PublishedVersion
 
     type Editor = User | AnonymousUser | None  # who takes a step; None for a script or migration
-
-DATETIME = "j M Y H:i"  # the admin's one date-and-time format (24-hour, the site's time zone)
 
 
 class WorkflowError(ValueError):
@@ -60,52 +57,12 @@ class HistoryEntry(TypedDict):
     first: NotRequired[bool]  # missing from entries written before it was kept
 
 
-def when(moment: dt.datetime) -> str:
-    return format_date(timezone.localtime(moment), DATETIME)
-
-
-def versions_of(obj: Editable) -> VersionQuerySet[PublishedVersion]:
-    return _versions(type(obj), item=obj)
-
-
-def _versions(model: type[Editable], *, item: Editable | OuterRef) -> VersionQuerySet[PublishedVersion]:
-    """The versions of ``item``, an item of ``model`` (or a reference to one in a subquery)."""
-    # Every concrete version model has ``item``; django-stubs reads the abstract one, which has not.
-    return publication_for(model).version_model.objects.filter(item=item)  # type: ignore[misc]
-
-
 def _write_version(publication: Publication, obj: Editable, **fields: Any) -> PublishedVersion:
     """Store a new version of ``obj``, then its app's rows and the hooks (site search)."""
-    # As in _versions: ``item`` is on every concrete version model, not on the abstract one.
+    # As in selectors._versions: ``item`` is on every concrete version model, not on the abstract one.
     version = publication.version_model.objects.create(item=obj, **fields)  # type: ignore[misc]
     version_written(version)
     return version
-
-
-def live_version(obj: Editable, *, at: dt.datetime | None = None) -> PublishedVersion | None:
-    return versions_of(obj).live(at=at).first()
-
-
-def pending_version(obj: Editable, *, at: dt.datetime | None = None) -> PublishedVersion | None:
-    return versions_of(obj).pending(at=at).order_by("published_at").first()
-
-
-def pages_changed(obj: Editable, *, before: PublishedVersion | None) -> None:
-    """What visitors read of ``obj`` went from ``before`` to its live version now: once the
-    transaction commits, the stored pages showing what changed are rendered again, and the
-    item's new pages rendered (infra/stored/)."""
-    publication = publication_for(obj)
-    after = live_version(obj)
-    if before is not None and after is not None and before.pk == after.pk:
-        return
-    stored.changed(publication.page_keys(before, after), paths=stored.item_paths(after) if after else ())
-
-
-def pages_of(obj: Editable) -> set[str]:
-    """What visitors' pages show of ``obj`` while it is live: ask before deleting it, then
-    hand the keys to ``infra.stored.changed`` so its pages go and the lists follow."""
-    live = live_version(obj)
-    return publication_for(obj).page_keys(live, None) if live is not None else set()
 
 
 def _lock(obj: Editable) -> None:
@@ -176,25 +133,8 @@ def publish(
         obj=obj, by=user if user is not None and user.is_authenticated else None, to=submitter,
         when=when(at) if at > now else None,
     )  # fmt: skip
-    page_cache.content_changed()
-    if at <= now:
-        pages_changed(obj, before=live)
-    else:  # its pages are due when its time comes (the worker's sweep renders them then)
-        stored.changes_at(publication.page_keys(live, version), at)
+    send(Changed(Kind.PUBLISHED, obj, publication, before=live, after=version, at=at if at > now else None))
     return version
-
-
-def unpublished_changes(
-    obj: Editable, *, live: PublishedVersion | None, pending: PublishedVersion | None
-) -> list[str]:
-    """What the working copy changes against the version visitors get next (the scheduled one,
-    else the live one), in lines such as “Memory: 96 GB -> 144 GB”; [] when it changes nothing."""
-    basis = pending or live
-    if basis is None or not obj.has_unpublished_changes or not basis.source_version_id:
-        return []
-    if not Version.objects.filter(pk=basis.source_version_id).exists():
-        return []
-    return describe_changes(obj, basis.source_version_id, latest_version_id(obj))
 
 
 def _changes(obj: Editable, previous: PublishedVersion | None, revision_id: int) -> list[str]:
@@ -218,8 +158,7 @@ def unpublish(*, obj: Editable, user: Editor) -> None:
     live.save(update_fields=["superseded_at"])
     record_revision(obj, user=user, comment="Unpublished.")
     _set_state(obj, has_unpublished_changes=True)
-    page_cache.content_changed()
-    pages_changed(obj, before=live)
+    send(Changed(Kind.UNPUBLISHED, obj, publication_for(obj), before=live))
 
 
 @transaction.atomic
@@ -233,7 +172,7 @@ def cancel_schedule(*, obj: Editable, user: Editor) -> None:
     versions_of(obj).live(at=now).update(superseded_at=None)
     record_revision(obj, user=user, comment="Schedule cancelled.")
     refresh_state(obj=obj)
-    page_cache.content_changed()
+    send(Changed(Kind.RESCHEDULED, obj, publication_for(obj)))
 
 
 @transaction.atomic
@@ -256,7 +195,7 @@ def discard_changes(*, obj: Editable, user: Editor) -> None:
     publication.carry_verification(obj, live.document)
     record_revision(obj, user=user, comment="Unpublished changes discarded: back to the live version.")
     _set_state(obj, has_unpublished_changes=False, review_requested_at=None, review_requested_by=None)
-    page_cache.content_changed()  # a cancelled schedule changes what visitors will see
+    send(Changed(Kind.RESCHEDULED, obj, publication))  # a cancelled schedule changes what visitors will see
 
 
 @transaction.atomic
@@ -326,13 +265,6 @@ def resolve_comment(*, obj: Editable, user: User, comment_id: int) -> Comment:
     return comment
 
 
-def unpublishing_at(*, live: PublishedVersion | None, pending: PublishedVersion | None) -> dt.datetime | None:
-    """When the ``live`` version goes off the site with no ``pending`` one to follow it, or None."""
-    if live is None or pending is not None:
-        return None
-    return live.superseded_at
-
-
 @transaction.atomic
 def schedule_unpublish(*, obj: Editable, user: Editor, at: dt.datetime) -> None:
     """Take the item off the site at ``at``, still to come: it stays live until then."""
@@ -349,8 +281,7 @@ def schedule_unpublish(*, obj: Editable, user: Editor, at: dt.datetime) -> None:
     live.superseded_at = at
     live.save(update_fields=["superseded_at"])
     record_revision(obj, user=user, comment=f"Unpublishing scheduled for {when(at)}.")
-    page_cache.content_changed()
-    stored.changes_at(publication.page_keys(live, None), at)  # its pages go when its time comes
+    send(Changed(Kind.UNPUBLISHED, obj, publication, before=live, at=at))  # its pages go when its time comes
 
 
 @transaction.atomic
@@ -363,7 +294,7 @@ def cancel_unpublish(*, obj: Editable, user: Editor) -> None:
     live.superseded_at = None
     live.save(update_fields=["superseded_at"])
     record_revision(obj, user=user, comment="Scheduled unpublishing cancelled.")
-    page_cache.content_changed()
+    send(Changed(Kind.RESCHEDULED, obj, publication_for(obj)))
 
 
 def refresh_state(*, obj: Editable) -> bool:
@@ -401,7 +332,7 @@ def refresh_verification(*, obj: Editable, user: Editor) -> PublishedVersion | N
                 setattr(pending, name, value)
             pending.document = document
             pending.save(update_fields=["document", *columns])
-            page_cache.content_changed()
+            send(Changed(Kind.RESCHEDULED, obj, publication))
     live = live_version(obj, at=now)
     if live is None:
         return None
@@ -423,69 +354,5 @@ def refresh_verification(*, obj: Editable, user: Editor) -> PublishedVersion | N
     )
     live.superseded_at = now
     live.save(update_fields=["superseded_at"])
-    page_cache.content_changed()
-    pages_changed(obj, before=live)
+    send(Changed(Kind.RESTAMPED, obj, publication, before=live, after=version))
     return version
-
-
-class State(models.TextChoices):
-    """Where an item stands: every item is in exactly one of these (see ``with_state``)."""
-
-    DRAFT = "draft", "Draft"
-    SCHEDULED = "scheduled", "Scheduled"
-    LIVE = "live", "Live"
-    CHANGES = "changes", "Live + unpublished changes"
-    CHANGES_SCHEDULED = "changes-scheduled", "Live + changes scheduled"
-    REVIEW = "review", "Waiting for review"
-
-
-class ItemState(TypedDict):
-    """What ``with_state`` annotates an item with."""
-
-    live_since: dt.datetime | None
-    pending_at: dt.datetime | None
-    state: str  # a State value
-
-
-def with_state(
-    queryset: models.QuerySet[Editable], *, at: dt.datetime | None = None
-) -> models.QuerySet[WithAnnotations[Editable, ItemState]]:
-    """Annotate each item with ``live_since``, ``pending_at`` and its ``state`` (a State value).
-
-    The one place the states are told apart, in the list's own query: the admin's state
-    filter selects on ``state`` and every status tag (``state()``) reads it. A request for
-    review comes first: it is what a publisher acts on, whatever else is true of the item.
-    """
-    at = at or timezone.now()
-    mine = _versions(queryset.model, item=OuterRef("pk"))
-    return queryset.annotate(
-        live_since=Subquery(mine.live(at=at).values("published_at")[:1]),
-        pending_at=Subquery(mine.pending(at=at).order_by("published_at").values("published_at")[:1]),
-    ).annotate(
-        state=Case(
-            When(review_requested_at__isnull=False, has_unpublished_changes=True, then=Value(State.REVIEW)),
-            When(pending_at__isnull=False, live_since__isnull=False, then=Value(State.CHANGES_SCHEDULED)),
-            When(pending_at__isnull=False, then=Value(State.SCHEDULED)),
-            When(live_since__isnull=True, then=Value(State.DRAFT)),
-            When(has_unpublished_changes=True, then=Value(State.CHANGES)),
-            default=Value(State.LIVE),
-            output_field=models.CharField(),
-        )
-    )
-
-
-def state(obj: Editable, *, now: dt.datetime | None = None) -> str:
-    """The one status tag of an item, as every admin list and page says it: its State's label,
-    with the time a scheduled version goes live.
-
-    A list's rows come annotated (``with_state``); an item on its own is looked up in one query.
-    """
-    if now is None and hasattr(obj, "state") and hasattr(obj, "pending_at"):
-        value, pending_at = obj.state, obj.pending_at
-    else:
-        one = with_state(type(obj)._default_manager.filter(pk=obj.pk), at=now)
-        value, pending_at = one.values_list("state", "pending_at").get()
-    label = State(value).label
-    if value in (State.SCHEDULED, State.CHANGES_SCHEDULED):
-        return f"{label} for {when(pending_at)}"
-    return label

@@ -16,7 +16,7 @@ from django.http import Http404
 from django.utils.cache import add_never_cache_headers, patch_cache_control
 from django.utils.csp import CSP
 
-from . import services
+from . import selectors
 
 
 class PublishedPageMixin:
@@ -35,7 +35,7 @@ class PublishedPageMixin:
                 live_version is None
                 or live_version.item_id != candidate.pk
                 or candidate.has_unpublished_changes
-                or services.pending_version(candidate) is not None
+                or selectors.pending_version(candidate) is not None
             ):
                 working = candidate
         if working is None and live_version is None:
@@ -47,7 +47,7 @@ class PublishedPageMixin:
             return {"is_preview": False}
         return {
             "is_preview": True,
-            "preview_state": services.state(working),
+            "preview_state": selectors.state(working),
             "has_live_version": live_version is not None and live_version.item_id == working.pk,
         }
 

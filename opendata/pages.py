@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from django.urls import reverse
 
 from comparisons.models import ComparisonVersion
-from infra import stored
+from editorial.pages import declare, surface
 from vendors.models import VendorVersion
 
 from .files import FORMATS
@@ -34,18 +34,18 @@ def comparison_paths(version: ComparisonVersion) -> list[str]:
     return [reverse("opendata:comparison", args=[version.slug, format]) for format in FORMATS]
 
 
-def every_path() -> Iterator[str]:
+def fixed_paths() -> Iterator[str]:
     yield from (reverse("opendata:index"), reverse("opendata:site"))
     yield from (reverse("opendata:rankings", args=[format]) for format in FORMATS)
     yield from (reverse("opendata:chips", args=[format]) for format in FORMATS)
-    for version in VendorVersion.objects.live().only("slug").order_by("slug"):
-        yield from vendor_paths(version)
-    for comparison in ComparisonVersion.objects.live().only("slug").order_by("slug"):
-        yield from comparison_paths(comparison)
+
+
+PAGES = surface(
+    url_names=URL_NAMES,
+    fixed=fixed_paths,
+    per_item={"vendor": vendor_paths, "comparison": comparison_paths},
+)
 
 
 def register() -> None:
-    stored.store_url_names(*URL_NAMES)
-    stored.register_paths(every_path)
-    stored.register_item_paths("vendor", vendor_paths)
-    stored.register_item_paths("comparison", comparison_paths)
+    declare(PAGES)

@@ -1,5 +1,6 @@
-"""The vendors' stored pages (infra/stored/): which addresses are stored, every one of
-them for a full render or the export, and what a publish changes for visitors."""
+"""The vendors' stored pages (infra/stored/), declared once (``PAGES``): which addresses are
+stored, every one of them for a full render or the export, a live vendor's own, and what a
+publish changes for visitors (``page_keys``). editorial.pages acts on it."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Any
 
 from django.urls import reverse
 
-from infra import stored
+from editorial.pages import Pages, declare
 
 from . import alternatives
 from .chip_selectors import CHIPS_KEY
@@ -95,7 +96,7 @@ def page_keys(before: VendorVersion | None, after: VendorVersion | None) -> set[
     if entry(before) != entry(after):
         keys |= {"entries", *(f"lane-{v.lane_id}" for v in (before, after) if v is not None)}
     if alternatives.card_entry(before) != alternatives.card_entry(after):
-        keys |= {alternatives.lane_key(v.lane_id) for v in (before, after) if v is not None}
+        keys |= {alternatives.lane_key(v.lane_id) for v in (before, after) if v is not None and v.lane_id}
     if _chips(before) != _chips(after):
         keys.add(CHIPS_KEY)  # every live chip at once: the chip list, its downloads
     if alternatives.reason_inputs(_document(before)) != alternatives.reason_inputs(_document(after)):
@@ -113,7 +114,13 @@ def _document(version: VendorVersion | None) -> VendorDocument | None:
     return VendorDocument.parse(version.document) if version is not None and version.document else None
 
 
+PAGES = Pages(
+    url_names=URL_NAMES,
+    every_path=every_path,
+    item_paths={"vendor": item_paths},
+    page_keys={"vendor": page_keys},
+)
+
+
 def register() -> None:
-    stored.store_url_names(*URL_NAMES)
-    stored.register_paths(every_path)
-    stored.register_item_paths("vendor", item_paths)
+    declare(PAGES)

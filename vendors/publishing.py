@@ -212,11 +212,6 @@ class VendorPublication(Publication):
             source["problem_at"] = problems.get(int(pk), source.get("problem_at"))
         return VendorDocument.parse(restamped).as_json()
 
-    def page_keys(self, before, after):
-        from .pages import page_keys
-
-        return page_keys(before, after)
-
     def carry_verification(self, obj, document):
         for kind, row, newer in _newer_verified(source=document, target=vendor_document(obj)):
             VERIFIED_KINDS[kind].objects.filter(pk=row["id"]).update(

@@ -20,7 +20,7 @@ from reversion.models import Version
 
 from editorial.models import Comment, Notification
 from editorial.registry import publications
-from editorial.services import State, with_state
+from editorial.selectors import State, with_state
 
 register = template.Library()
 SHOWN = 50

@@ -10,10 +10,7 @@ from django.http import HttpResponse, HttpResponseNotAllowed, JsonResponse
 from django.urls import path
 from reversion.admin import VersionAdmin
 
-from infra import stored
-from infra.cache import content_changed
-
-from .. import services
+from .. import pages, selectors, services
 from ..admin_input import ValidatesInitial
 from ..merge import merge_submission
 from ..models import Comment
@@ -49,12 +46,12 @@ class EditorialAdmin(
     def has_delete_permission(self, request, obj=None):
         if not super().has_delete_permission(request, obj):
             return False
-        if obj is not None and services.live_version(obj) is not None:
+        if obj is not None and selectors.live_version(obj) is not None:
             return self.has_publish_permission(request)
         return True
 
     def get_queryset(self, request):
-        return services.with_state(super().get_queryset(request))
+        return selectors.with_state(super().get_queryset(request))
 
     # Saving the working copy.
 
@@ -164,21 +161,21 @@ class EditorialAdmin(
     def render_change_form(self, request, context, add=False, change=False, form_url="", obj=None):
         context["presence_heartbeat_seconds"] = HEARTBEAT_SECONDS  # static/js/working-copy.js
         if obj is not None and obj.pk:
-            live = services.live_version(obj)
-            pending = services.pending_version(obj)
+            live = selectors.live_version(obj)
+            pending = selectors.pending_version(obj)
             context.update(
-                workflow_state=services.state(obj),
+                workflow_state=selectors.state(obj),
                 live_version=live,
                 pending_version=pending,
                 can_publish=self.has_publish_permission(request),
                 can_submit=self.has_change_permission(request, obj),
-                pending_changes=services.unpublished_changes(obj, live=live, pending=pending),
+                pending_changes=selectors.unpublished_changes(obj, live=live, pending=pending),
                 publish_form=PublishForm(),
                 schedule_form=ScheduleForm(),
                 submit_form=SubmitForm(),
                 request_changes_form=RequestChangesForm(),
                 unpublish_at_form=UnpublishAtForm(),
-                unpublishing_at=services.unpublishing_at(live=live, pending=pending),
+                unpublishing_at=selectors.unpublishing_at(live=live, pending=pending),
                 comments=list(Comment.objects.on(obj).select_related("author", "resolved_by")),
                 # Never published: nothing to compare with, so what it holds, in a few lines.
                 new_item_summary=(
@@ -194,22 +191,18 @@ class EditorialAdmin(
         services.refresh_state(obj=form.instance)
 
     def delete_model(self, request, obj):
-        shown = services.pages_of(obj)
-        super().delete_model(request, obj)
-        content_changed()  # a live item deleted takes its versions with it
-        stored.changed(shown)
+        with pages.deleting([obj]):  # a live item deleted takes its versions with it
+            super().delete_model(request, obj)
 
     def delete_queryset(self, request, queryset):
-        shown = set().union(*(services.pages_of(obj) for obj in queryset))
-        super().delete_queryset(request, queryset)
-        content_changed()
-        stored.changed(shown)
+        with pages.deleting(queryset):
+            super().delete_queryset(request, queryset)
 
     def response_change(self, request, obj):
         response = super().response_change(request, obj)
         if (submission := submission_for(obj)) is not None and submission.merge is not None:
             messages.success(request, submission.merge.message())
-        if services.live_version(obj) is not None and obj.has_unpublished_changes:
+        if selectors.live_version(obj) is not None and obj.has_unpublished_changes:
             messages.info(
                 request,
                 "Visitors still see the live version: these changes wait for a publisher "

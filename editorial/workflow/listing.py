@@ -2,20 +2,20 @@
 
 from django.contrib import admin, messages
 
-from .. import services
+from .. import selectors, services
 
 
 class StateFilter(admin.SimpleListFilter):
-    """The items in one state, as the ``state`` annotation says (editorial.services.with_state)."""
+    """The items in one state, as the ``state`` annotation says (editorial.selectors.with_state)."""
 
     title = "state"
     parameter_name = "state"
 
     def lookups(self, request, model_admin):
-        return services.State.choices
+        return selectors.State.choices
 
     def queryset(self, request, queryset):
-        if self.value() in services.State.values:
+        if self.value() in selectors.State.values:
             return queryset.filter(state=self.value())
         return queryset
 
@@ -32,7 +32,7 @@ class StateListing:
 
     @admin.display(description="state", ordering="live_since")
     def state(self, obj):
-        return services.state(obj)
+        return selectors.state(obj)
 
     def get_list_display(self, request):
         return [*super().get_list_display(request), "state"]

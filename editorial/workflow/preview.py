@@ -7,7 +7,7 @@ from django.core.exceptions import PermissionDenied
 from django.template.response import TemplateResponse
 from django.urls import path
 
-from .. import services
+from .. import selectors
 from ..registry import publication_for
 
 
@@ -29,7 +29,7 @@ class SideBySide:
         obj = self.get_object(request, unquote(object_id))
         if obj is None or not self.has_change_permission(request, obj):
             raise PermissionDenied
-        live, pending = services.live_version(obj), services.pending_version(obj)
+        live, pending = selectors.live_version(obj), selectors.pending_version(obj)
         publication = publication_for(obj)
         address = obj.get_absolute_url()
         context = {
@@ -37,12 +37,12 @@ class SideBySide:
             "opts": self.opts,
             "object": obj,
             "title": f"{obj}: the working copy beside the live page",
-            "state": services.state(obj),
+            "state": selectors.state(obj),
             "live_version": live,
             "pending_version": pending,
             "live_url": f"{address}?live&frame" if live else "",
             "working_url": f"{address}?frame",
-            "changes": services.unpublished_changes(obj, live=live, pending=pending),
+            "changes": selectors.unpublished_changes(obj, live=live, pending=pending),
             "new_item_summary": (
                 publication.summary(publication.document(obj)) if live is None and pending is None else []
             ),

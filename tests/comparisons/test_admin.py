@@ -7,7 +7,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from comparisons.models import Assessment, Comparison, ComparisonFAQ, ComparisonVersion, Criterion
-from editorial import services
+from editorial import selectors
 from editorial.revisions import latest_version_id
 from tests import factories as f
 from tests.factories import admin_inline_rows as inline_rows
@@ -119,7 +119,7 @@ def test_changelist_add_change_and_delete_pages_open(admin_client):
     assert "Cerebras vs Groq" in html and "A draft" in html
     rows = changelist.context["cl"].result_list
     assert [row.vendor_count for row in rows] == [0, 2]  # by title
-    assert [services.state(row) for row in rows] == ["Draft", "Live"]  # the state column
+    assert [selectors.state(row) for row in rows] == ["Draft", "Live"]  # the state column
     assert '<td class="field-state">Draft</td>' in html and '<td class="field-state">Live</td>' in html
     for query in ["?q=cerebras", "?q=summary", "?state=draft", "?state=review", "?o=4", "?o=-4"]:
         assert admin_client.get(CHANGELIST_URL + query).status_code == 200, query
@@ -181,7 +181,7 @@ def test_a_full_comparison_posted_through_the_admin_is_saved_intact(admin_client
     comparison = Comparison.objects.get(slug="google-tpu-vs-aws-trainium-vs-nvidia-gpu")
     assert (comparison.intro, comparison.verdict) == ("**Three** ways.", "Pick by cloud.")
     assert comparison.verified_on == dt.date(2026, 10, 31)
-    assert services.state(comparison) == "Draft" and live_version(comparison) is None
+    assert selectors.state(comparison) == "Draft" and live_version(comparison) is None
     assert pks(comparison.sources.all()) == [s[0].pk]
     saved_entries = list(comparison.entries.all())
     assert [(e.vendor, e.position, e.pick_if) for e in saved_entries] == [
@@ -239,7 +239,7 @@ def test_a_full_comparison_posted_through_the_admin_is_saved_intact(admin_client
     assert [pks(a.sources.all()) for a in assessments] == [[s[2].pk], [s[2].pk, s[3].pk], [], [s[4].pk]]
     # Saved in the working copy only: the live version has none until a publisher publishes them.
     comparison.refresh_from_db()
-    assert services.state(comparison) == "Live + unpublished changes"
+    assert selectors.state(comparison) == "Live + unpublished changes"
     assert all(c["assessments"] == [] for c in live_version(comparison).document["criteria"])
     # The rest of the page came back unchanged.
     assert [(e.vendor, e.position, e.pick_if) for e in comparison.entries.all()] == [
@@ -267,7 +267,7 @@ def test_a_comparison_added_in_the_admin_is_a_draft_until_published_now(admin_cl
 
     comparison = Comparison.objects.get()
     assert [e.position for e in comparison.entries.all()] == [1, 2]
-    assert services.state(comparison) == "Draft"
+    assert selectors.state(comparison) == "Draft"
     assert visitor.get(comparison.get_absolute_url()).status_code == 404
 
     before = timezone.now()
@@ -296,7 +296,7 @@ def test_a_scheduled_publish_time_is_read_in_the_site_time_zone_and_kept(admin_c
     assert live_version(comparison) is None
     assert visitor.get(comparison.get_absolute_url()).status_code == 404
     comparison.refresh_from_db()
-    assert services.state(comparison) == "Scheduled for 2 Jan 2030 09:00"
+    assert selectors.state(comparison) == "Scheduled for 2 Jan 2030 09:00"
 
 
 def test_saving_a_live_comparison_leaves_the_live_page_until_its_changes_are_published(admin_client, visitor):
@@ -307,7 +307,7 @@ def test_saving_a_live_comparison_leaves_the_live_page_until_its_changes_are_pub
     assert response.status_code == 302, errors_of(response)
     comparison.refresh_from_db()
     assert comparison.summary == "An edited summary."  # the working copy
-    assert services.state(comparison) == "Live + unpublished changes"
+    assert selectors.state(comparison) == "Live + unpublished changes"
     page = visitor.get(comparison.get_absolute_url()).content.decode()
     assert "The live summary." in page and "An edited summary." not in page
     change_page = admin_client.get(change_url(comparison))
@@ -332,13 +332,13 @@ def test_an_editor_may_submit_a_comparison_for_review_but_only_a_publisher_may_p
     assert [v.number for v in comparison.versions.all()] == [1]
     assert client.post(workflow_url(comparison, "submit")).status_code == 302
     comparison.refresh_from_db()
-    assert services.state(comparison) == "Waiting for review"
+    assert selectors.state(comparison) == "Waiting for review"
     assert "The live summary." in visitor.get(comparison.get_absolute_url()).content.decode()
 
     client.force_login(f.make_staff_user(group="Publisher"))
     assert client.post(workflow_url(comparison, "publish"), {"note": ""}).status_code == 302
     comparison.refresh_from_db()
-    assert services.state(comparison) == "Live"
+    assert selectors.state(comparison) == "Live"
     assert "An edited summary." in visitor.get(comparison.get_absolute_url()).content.decode()
 
 
@@ -625,7 +625,7 @@ def test_an_unchanged_comparison_resubmitted_stays_the_same(admin_client, two_co
     assert pks(comparison.sources.all()) == [source.pk]
     assert Criterion.objects.filter(comparison=comparison).count() == 2
     comparison.refresh_from_db()
-    assert services.state(comparison) == "Live"  # nothing new to publish
+    assert selectors.state(comparison) == "Live"  # nothing new to publish
     assert live_version(comparison) == live
 
 

@@ -20,7 +20,7 @@ from comparisons.models import (
     ComparisonVersion,
     Criterion,
 )
-from editorial import services
+from editorial import selectors
 from editorial.demo import load_demo
 from vendors.demo import REFERENCE
 
@@ -85,7 +85,7 @@ def test_each_comparison_is_published_with_the_pages_title_and_summary(loaded, s
     live = ComparisonVersion.objects.live().get(item=comparison)
     assert (live.number, live.published_at) == (1, PUBLISHED_AT)
     assert (live.slug, live.title, live.summary) == (slug, title, LISTED[title])
-    assert services.state(comparison) == "Live"  # nothing waits unpublished
+    assert selectors.state(comparison) == "Live"  # nothing waits unpublished
 
 
 @pytest.mark.parametrize("slug", list(EXPECTED))

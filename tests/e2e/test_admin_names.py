@@ -4,7 +4,7 @@ is, what the server says after a save is announced, and a state reads as words."
 import pytest
 from playwright.sync_api import expect
 
-from editorial.services import State
+from editorial.selectors import State
 from tests.e2e.conftest import sign_in
 from vendors.demo import load_demo
 from vendors.models import Vendor

@@ -1,13 +1,13 @@
 """Every item is in exactly one state: the admin's state filter lists it there only, and its
-status tag names the same state (both read editorial.services.with_state)."""
+status tag names the same state (both read editorial.selectors.with_state)."""
 
 import datetime as dt
 
 import pytest
 from django.utils import timezone
 
-from editorial import services
-from editorial.services import State
+from editorial import selectors, services
+from editorial.selectors import State
 from tests import factories as f
 from vendors.models import Vendor
 
@@ -50,8 +50,8 @@ def test_each_item_is_listed_under_exactly_one_state_and_its_tag_names_that_stat
         assert response.status_code == 200
         for row in response.context["cl"].result_list:
             listed_under[row.pk].append(value)
-            assert services.state(row).startswith(label), (value, row)
-            assert services.state(Vendor.objects.get(pk=row.pk)).startswith(label), (value, row)
+            assert selectors.state(row).startswith(label), (value, row)
+            assert selectors.state(Vendor.objects.get(pk=row.pk)).startswith(label), (value, row)
 
     assert listed_under == {item.pk: [value] for value, item in one_in_each_state.items()}
 
@@ -62,10 +62,10 @@ def test_a_live_vendor_waiting_for_review_is_listed_as_waiting_only(admin_client
     def listed(value):
         return waiting in admin_client.get(CHANGELIST, {"state": value}).context["cl"].result_list
 
-    assert services.live_version(waiting) is not None and waiting.has_unpublished_changes
+    assert selectors.live_version(waiting) is not None and waiting.has_unpublished_changes
     assert listed(State.REVIEW)
     assert not listed(State.CHANGES) and not listed(State.LIVE)
-    assert services.state(waiting) == "Waiting for review"
+    assert selectors.state(waiting) == "Waiting for review"
 
 
 def test_the_filter_offers_the_six_states_and_the_list_shows_each_tag(admin_client, one_in_each_state):

@@ -9,7 +9,7 @@ from django.core.management import call_command
 from django.utils import timezone
 from reversion.models import Revision, Version
 
-from editorial import services
+from editorial import selectors, services
 from editorial.revisions import latest_version_id, record_revision
 from tests import factories as f
 from vendors.models import FAQ, Fact, Vendor, VendorVersion
@@ -99,7 +99,7 @@ def test_an_editors_save_waits_for_a_publisher_then_goes_live(client, django_use
     assert "Trainium3 shipped" in changes
     assert "Waiting for review" not in client.get("/admin/").content.decode()
     live_trainium.refresh_from_db()
-    assert services.state(live_trainium) == "Live"
+    assert selectors.state(live_trainium) == "Live"
 
 
 def test_discard_returns_the_working_copy_to_the_live_version(admin_client, live_trainium):
@@ -109,7 +109,7 @@ def test_discard_returns_the_working_copy_to_the_live_version(admin_client, live
     live_trainium.refresh_from_db()
     assert Fact.objects.get(vendor=live_trainium).value == "144 GB HBM3e"
     assert live_trainium.summary != "Rewritten"
-    assert services.state(live_trainium) == "Live"
+    assert selectors.state(live_trainium) == "Live"
     assert "Unpublished changes discarded" in admin_client.get(change_url(live_trainium)).content.decode()
 
 
@@ -120,7 +120,7 @@ def test_scheduled_changes_go_live_at_their_time(admin_client, visitor, live_tra
     response = admin_client.post(workflow_url(live_trainium, "schedule"), {"at": f"{at:%Y-%m-%dT%H:%M}"})
     assert response.status_code == 302
     live_trainium.refresh_from_db()
-    assert services.state(live_trainium) == f"Live + changes scheduled for {at:%-d %b %Y %H:%M}"
+    assert selectors.state(live_trainium) == f"Live + changes scheduled for {at:%-d %b %Y %H:%M}"
     assert shows_memory(client.get("/vendors/aws-trainium/").content.decode(), "144 GB HBM3e")
 
     later = timezone.now() + dt.timedelta(hours=3)
@@ -143,7 +143,7 @@ def test_cancelling_a_schedule_keeps_the_changes_in_the_working_copy(admin_clien
     f.publish(live_trainium, at=timezone.now() + dt.timedelta(days=1))
     assert admin_client.post(workflow_url(live_trainium, "cancel")).status_code == 302
     live_trainium.refresh_from_db()
-    assert services.state(live_trainium) == "Live + unpublished changes"
+    assert selectors.state(live_trainium) == "Live + unpublished changes"
     assert Fact.objects.get(vendor=live_trainium).value == "288 GB HBM3e"
 
 
@@ -167,7 +167,7 @@ def test_revert_of_a_live_profile_keeps_it_live_and_loads_the_old_values(
     assert shows_memory(visitor_page.content.decode(), "288 GB HBM3e")
     assert Fact.objects.get(vendor=live_trainium).value == "144 GB HBM3e"
     live_trainium.refresh_from_db()
-    assert services.state(live_trainium) == "Live + unpublished changes"
+    assert selectors.state(live_trainium) == "Live + unpublished changes"
 
     f.publish(live_trainium)
     assert shows_memory(client.get("/vendors/aws-trainium/").content.decode(), "144 GB HBM3e")
@@ -181,7 +181,7 @@ def test_unpublishing_takes_the_page_down_and_keeps_its_versions(admin_client, v
     assert "AWS Trainium" not in client.get("/").content.decode()
     assert list(VendorVersion.objects.filter(item=live_trainium).values_list("pk", flat=True)) == kept
     live_trainium.refresh_from_db()
-    assert services.state(live_trainium) == "Draft"
+    assert selectors.state(live_trainium) == "Draft"
 
 
 # --- states -------------------------------------------------------------------------------------
@@ -206,7 +206,7 @@ class TestStates:
         services.refresh_state(obj=waiting)
         services.submit_for_review(obj=waiting, user=user_in("Editor", django_user_model))
         tags = {
-            name: services.state(Vendor.objects.get(pk=item.pk), now=now)
+            name: selectors.state(Vendor.objects.get(pk=item.pk), now=now)
             for name, item in [
                 ("draft", draft), ("scheduled", scheduled), ("live", live),
                 ("changed", changed), ("both", both), ("waiting", waiting),

@@ -15,7 +15,7 @@ from django.db.models import ProtectedError
 from django.urls import reverse
 from PIL import Image, PngImagePlugin
 
-from editorial import services
+from editorial import selectors
 from tests import factories as f
 from tests.factories import admin_change_url as change_url
 from tests.factories import admin_inline_rows as inline_rows
@@ -243,7 +243,7 @@ def test_a_full_profile_posted_through_the_admin_is_saved_intact_as_a_draft(admi
     assert (vendor.name, vendor.company, vendor.lane) == ("AWS Trainium", "Amazon Web Services", lane)
     assert vendor.summary == "**Custom** silicon."
     # Saving writes the working copy only: nothing is published until a publisher says so.
-    assert services.state(vendor) == "Draft" and not vendor.versions.exists()
+    assert selectors.state(vendor) == "Draft" and not vendor.versions.exists()
     assert visitor.get("/vendors/aws-trainium/").status_code == 404
 
     saved_facts = list(vendor.facts.all())
@@ -301,8 +301,8 @@ def test_editing_a_vendor_keeps_its_rows_and_changes_one_fact_in_the_working_cop
     assert [(x.axis, x.value) for x in vendor.scores.all()] == [(scored, 4)]
     assert [(x.pk, pks(x.sources.all())) for x in vendor.specs.all()] == [(spec.pk, [s2.pk])]
     # Visitors still read the version published before the edit.
-    assert services.live_version(edited) == live
-    assert services.state(edited) == "Live + unpublished changes"
+    assert selectors.live_version(edited) == live
+    assert selectors.state(edited) == "Live + unpublished changes"
     page = visitor.get(vendor.get_absolute_url()).content.decode()
     assert "144 GB" in page and "192 GB" not in page and "HBM4 later" not in page
 

@@ -4,7 +4,7 @@ import datetime as dt
 
 import pytest
 
-from editorial import services
+from editorial import selectors
 from tests import factories as f
 from tests.factories import admin_change_url as change_url
 from vendors import units
@@ -176,13 +176,13 @@ def test_editing_a_spec_on_the_change_page_and_publishing_puts_the_new_number_li
 
     assert f.admin_post_vendor_page(admin_client, vendor, edit=edit).status_code == 302
     vendor.refresh_from_db()
-    assert services.state(vendor) == "Live + unpublished changes"
-    assert document_of(services.live_version(vendor)).chips[0].specs[0].quantity == "96"
+    assert selectors.state(vendor) == "Live + unpublished changes"
+    assert document_of(selectors.live_version(vendor)).chips[0].specs[0].quantity == "96"
 
     version = f.publish(vendor)
 
     assert version != first
-    assert services.live_version(vendor) == version
+    assert selectors.live_version(vendor) == version
     (published,) = document_of(version).chips[0].specs
     assert (published.id, published.quantity) == (spec.pk, "144")
 
@@ -227,5 +227,5 @@ def test_a_spec_changed_since_the_live_version_is_listed_by_its_chip_and_kind(ad
     assert f.admin_post_vendor_page(admin_client, vendor, edit=edit).status_code == 302
 
     vendor = Vendor.objects.get(pk=vendor.pk)
-    changes = services.unpublished_changes(vendor, live=services.live_version(vendor), pending=None)
+    changes = selectors.unpublished_changes(vendor, live=selectors.live_version(vendor), pending=None)
     assert changes == ["Trainium3 — Memory capacity: 96 -> 144, unit: GB -> GiB"]

@@ -139,7 +139,7 @@ def test_availability_publishes_with_the_profile_and_an_unpublished_change_stays
 
 
 def document_of_live(vendor):
-    from editorial.services import live_version
+    from editorial.selectors import live_version
 
     return document_of(live_version(vendor))
 

@@ -14,7 +14,7 @@ import pytest
 from django.core.management import call_command
 from django.utils.html import strip_tags
 
-from editorial import services
+from editorial import selectors
 from vendors.demo import REFERENCE, REFERENCE_SOURCES, VENDORS, load_demo
 from vendors.models import FAQ, Attribute, Event, Fact, Lane, Score, Source, Vendor, VendorVersion
 
@@ -74,7 +74,7 @@ def test_title_and_summary(trainium):
     # Published as loaded: visitors read the same text, and nothing waits unpublished.
     live = VendorVersion.objects.live().get(item=trainium)
     assert (live.name, live.document["vendor"]["summary"]) == ("AWS Trainium", PAGE["Title"][0])
-    assert services.state(trainium) == "Live"
+    assert selectors.state(trainium) == "Live"
 
 
 def test_key_takeaways(trainium):
@@ -210,7 +210,7 @@ def test_each_demo_item_starts_its_history_with_the_loaded_state_then_its_first_
         assert history(item) == ["Loaded from the demo data.", "Published."], item
         (version,) = item.versions.all()
         assert version.number == 1 and version.is_live, item
-        assert services.state(item) == "Live", item
+        assert selectors.state(item) == "Live", item
     trainium = Vendor.objects.get(slug="aws-trainium")
     loaded = Version.objects.get_for_object(trainium).order_by("pk").first().revision
     assert loaded.version_set.filter(content_type__model="fact").count() == 8

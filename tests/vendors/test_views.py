@@ -14,7 +14,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from editorial import services
+from editorial import selectors, services
 from tests.factories import (
     make_attribute,
     make_axis,
@@ -325,7 +325,7 @@ class TestDraftsNeverLeak:
         assert '<meta name="robots" content="noindex">' in page
 
     def test_editor_previews_a_scheduled_profile_with_its_publish_time(self, client, vendors, editor):
-        at = timezone.localtime(services.pending_version(vendors[2]).published_at)
+        at = timezone.localtime(selectors.pending_version(vendors[2]).published_at)
         response = client.get(vendors[2].get_absolute_url())
         assert response.status_code == 200
         # The admin's one format, "j M Y H:i", in the site's time zone (UTC in tests).
@@ -629,7 +629,7 @@ def catalogue():
 
 def test_the_bulk_builder_writes_what_publishing_would(catalogue):
     vendor = catalogue(12)[0]
-    assert services.state(vendor) == "Live"
+    assert selectors.state(vendor) == "Live"
     assert services.refresh_state(obj=vendor) is False  # its version matches its working copy
 
 

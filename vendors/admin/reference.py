@@ -14,8 +14,7 @@ from django.utils.formats import date_format
 from django.utils.html import format_html_join
 
 from editorial.admin_input import ValidatesInitial
-from infra.cache import content_changed
-from infra.stored import changed, changed_everywhere
+from editorial.pages import vocabulary_changed
 
 from ..authoring import source_url_warnings
 from ..models import (
@@ -48,11 +47,7 @@ class ChangesPublicPages(ValidatesInitial):
         return [self.shown_as] if self.shown_as else None
 
     def _changed(self, form=None):
-        content_changed()
-        if (keys := self.pages_showing(form)) is None:
-            changed_everywhere()  # every stored page shows lanes and attributes
-        else:
-            changed(keys)
+        vocabulary_changed(self.pages_showing(form))  # None: every stored page (lanes, attributes)
 
     def save_model(self, request, obj, form, change):
         super().save_model(request, obj, form, change)

@@ -3,7 +3,7 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
 from editorial.demo import load_demo
-from infra import stored
+from editorial.pages import rendered_together
 
 
 class Command(BaseCommand):
@@ -18,7 +18,7 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, dry_run=False, **options):
-        with stored.changes_gathered():  # a dozen publishes: their pages rendered once, below
+        with rendered_together():  # a dozen publishes: their pages rendered once, below
             report = load_demo(dry_run=dry_run)
         prefix = "Dry run, nothing saved. " if dry_run else ""
         self.stdout.write(self.style.SUCCESS(f"{prefix}{report}"))
