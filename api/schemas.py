@@ -12,9 +12,10 @@ from typing import Self
 from ninja import Field, Schema
 from pydantic import computed_field
 
+from claims.documents import Source, SupportValue, Verified
 from comparisons.documents import Assessment, ComparisonDocument
 from vendors import documents
-from vendors.documents import Fact, Score, SupportValue, VendorDocument
+from vendors.documents import Fact, Score, VendorDocument
 
 
 class Error(Schema):
@@ -173,7 +174,7 @@ class ComparisonDetail(ComparisonDocument):
     url: str
 
 
-class CitedSource(documents.Source):
+class CitedSource(Source):
     """A source a chip's value cites, with what it says for that value."""
 
     id: int = Field(description="The source's id.")
@@ -216,7 +217,7 @@ class ChipSpec(documents.Spec):
         return _with_sources_drawn(cls, spec)
 
 
-def _with_sources_drawn[T: documents.Verified](cls: type[T], row: documents.Verified) -> T:
+def _with_sources_drawn[T: Verified](cls: type[T], row: Verified) -> T:
     """The document's ``row`` as ``cls``, its cited sources drawn out, stale as the document says."""
     shaped = cls.model_validate(
         {

@@ -29,7 +29,7 @@ from vendors.selectors import (
     lanes_with_vendor_counts,
     live_vendors,
 )
-from vendors.verification import PageVerification
+from claims.verification import PageVerification
 
 from . import schemas
 
@@ -51,7 +51,7 @@ class NoSuchPage(LookupError):
 
 
 def _verification(verification: PageVerification) -> Answer:
-    """A PageVerification (vendors/verification.py) as the API shows it."""
+    """A PageVerification (claims/verification.py) as the API shows it."""
     return {
         "verified_on": verification.oldest,
         "unverified_facts": verification.unverified,

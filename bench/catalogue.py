@@ -12,6 +12,7 @@ def grow(to_size):
     from django.db import transaction
     from django.utils import timezone
 
+    from claims.models import Source
     from editorial.registry import publication_for
     from vendors.documents import document_of
     from vendors.models import (
@@ -23,7 +24,6 @@ def grow(to_size):
         FactCitation,
         Lane,
         Score,
-        Source,
         Spec,
         SpecCitation,
         Vendor,

@@ -34,8 +34,9 @@ RUNS = 15
 
 
 def fill(count, *, start):
+    from claims.models import Source
     from editorial.services import publish
-    from vendors.models import FAQ, Attribute, Axis, Event, Fact, FactCitation, Lane, Score, Source, Vendor
+    from vendors.models import FAQ, Attribute, Axis, Event, Fact, FactCitation, Lane, Score, Vendor
 
     lanes = list(Lane.objects.all())
     axes = list(Axis.objects.all())

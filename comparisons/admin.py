@@ -5,11 +5,19 @@ from django.contrib import admin
 from django.contrib.admin.widgets import RelatedFieldWidgetWrapper
 from django.db.models import Count, Q
 
+from claims.admin.editing import (
+    AutocompletesKnowChoices,
+    ChecksChangedRowsOnly,
+    CitedInline,
+    CitesSources,
+    FillsPositions,
+    KnownModelChoiceField,
+    PositionedInlineForm,
+    ResolvesChoicesOnce,
+)
+from claims.admin.evidence import CitesEvidence
+from claims.admin.sections import CARD_TABLE, SECTIONED_CHANGE_FORM, InSections
 from editorial.workflow import SAVE_FIELDSET, EditorialAdmin, EditorialForm
-from vendors.admin import CitedInline, CitesSources, FillsPositions, PositionedInlineForm, ResolvesChoicesOnce
-from vendors.admin.editing import AutocompletesKnowChoices, ChecksChangedRowsOnly, KnownModelChoiceField
-from vendors.admin.evidence import CitesEvidence
-from vendors.admin.sections import CARD_TABLE, SECTIONED_CHANGE_FORM, InSections
 
 from .models import (
     MAX_VENDORS,
@@ -25,7 +33,7 @@ from .models import (
 
 
 class ComparisonAdminForm(EditorialForm):
-    markdown_fields = ["intro", "verdict"]  # checked for accessibility (vendors/authoring.py)
+    markdown_fields = ["intro", "verdict"]  # checked for accessibility (claims/authoring.py)
 
     class Meta:
         model = Comparison

@@ -14,18 +14,8 @@ from typing import TYPE_CHECKING
 from django.urls import reverse
 from pydantic import AliasChoices, AliasPath, Field, PrivateAttr, field_validator
 
-from vendors.documents import (
-    FAQ,
-    Attribute,
-    Axis,
-    Claim,
-    Note,
-    Part,
-    PublishedDocument,
-    Source,
-    Vendor,
-    related_rows,
-)
+from claims.documents import Claim, Note, Part, PublishedDocument, Source, related_rows
+from vendors.documents import FAQ, Attribute, Axis, Vendor
 
 if TYPE_CHECKING:
     from . import models as working  # the working copy's rows, which share these classes' names

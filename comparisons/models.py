@@ -7,18 +7,9 @@ from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 
+from claims.models import Citation, Source, evidence_constraints, with_citations
 from editorial.models import Editable, PublishedVersion
-from vendors.models import (
-    SCORE_MAX,
-    SCORE_MIN,
-    Attribute,
-    Axis,
-    Citation,
-    Source,
-    Vendor,
-    evidence_constraints,
-    with_citations,
-)
+from vendors.models import SCORE_MAX, SCORE_MIN, Attribute, Axis, Vendor
 
 MIN_VENDORS = 2
 MAX_VENDORS = 5

@@ -6,10 +6,10 @@ own live versions, so a vendor's published change shows on every comparison at o
 
 from django.db.models import Prefetch
 
+from claims.markdown import plain_text
+from claims.models import Source, citations_of
 from editorial.diff import Kind
 from editorial.registry import Publication
-from vendors.markdown import plain_text
-from vendors.models import Source, citations_of
 from vendors.publishing import faq_search_entry, sources_content
 
 from .documents import ComparisonDocument, comparison_document_of

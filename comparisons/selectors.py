@@ -10,13 +10,14 @@ from dataclasses import dataclass, field
 from django.db.models import Count, Min, Q
 from django.urls import reverse
 
+from claims.documents import Claim, Source
+from claims.verification import PageVerification
 from infra.cache import cached
 from infra.stored import shows
 from vendors import documents
 from vendors.documents import document_of
 from vendors.models import VendorVersion, total_max
 from vendors.selectors import Footnotes, active_axes, live_vendors
-from vendors.verification import PageVerification
 
 from .documents import Assessment, ComparisonDocument, Criterion, Entry
 from .models import MAX_VENDORS, MIN_VENDORS, ComparisonVersion
@@ -72,8 +73,8 @@ class AddedLater:
 class Table:
     vendors: list[documents.Vendor]
     rows: list[Row]
-    sources: list[documents.Source]
-    verified_on: list[PageVerification]  # per column (vendors/verification.py)
+    sources: list[Source]
+    verified_on: list[PageVerification]  # per column (claims/verification.py)
     total_max: int
     entries: list[Entry] = field(default_factory=list)
     # On a version's page: the vendors the current page compares that this version does not
@@ -156,7 +157,7 @@ def build_table(
         for vendor, cell in zip(vendors, row.cells, strict=True):
             cell.vendor = vendor
             for item in cell.items:
-                if isinstance(item, documents.Claim):
+                if isinstance(item, Claim):
                     notes.cite(item, label=f"{vendor.name}, {row.label}")
     return Table(
         vendors=vendors,

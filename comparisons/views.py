@@ -3,10 +3,10 @@ from django.shortcuts import redirect
 from django.urls import reverse
 from django.views.generic import ListView, TemplateView
 
+from claims.citation import Citation, citation_response
 from editorial.registry import publication_for
 from editorial.views import PublishedPageMixin
 from infra.stored import shows
-from vendors.citation import Citation, citation_response
 
 from . import selectors
 from .documents import ComparisonDocument, comparison_document_of

@@ -7,7 +7,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.text import Truncator
 
-from editorial.admin_input import ValidatesInitial
+from infra.admin_input import ValidatesInitial
 
 from . import services
 from .models import Correction
@@ -47,7 +47,10 @@ DECISIONS = {"_accept": True, "_reject": False}  # the buttons, and whether each
 
 
 class CorrectionForm(forms.ModelForm):
-    deciding = False  # set by CorrectionAdmin.get_form when Accept or Reject was pressed
+    @property
+    def deciding(self) -> bool:
+        """Accept or Reject was pressed: a plain save keeps a note without deciding."""
+        return any(button in self.data for button in DECISIONS)
 
     def clean_editor_note(self):
         note = self.cleaned_data.get("editor_note", "")
@@ -96,11 +99,6 @@ class CorrectionAdmin(ValidatesInitial, admin.ModelAdmin):
         correction = self.get_object(request, object_id)
         extra = {"can_decide": correction is not None and correction.status == Correction.Status.NEW}
         return super().change_view(request, object_id, form_url, {**extra, **(extra_context or {})})
-
-    def get_form(self, request, obj=None, change=False, **kwargs):
-        form = super().get_form(request, obj, change=change, **kwargs)
-        form.deciding = any(button in request.POST for button in DECISIONS)
-        return form
 
     def response_change(self, request, obj):
         for button, accept in DECISIONS.items():

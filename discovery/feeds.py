@@ -17,7 +17,7 @@ from django.utils.feedgenerator import Atom1Feed
 
 from comparisons.models import ComparisonVersion
 from infra.stored import shows
-from vendors.citation import PUBLISHER
+from claims.citation import PUBLISHER
 from vendors.models import Lane, VendorVersion
 
 ENTRIES = 50

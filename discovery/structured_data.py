@@ -6,8 +6,8 @@ from html import unescape
 from django.urls import reverse
 from django.utils.html import strip_tags
 
-from vendors.citation import PUBLISHER
-from vendors.markdown import render_markdown
+from claims.citation import PUBLISHER
+from claims.markdown import render_markdown
 from vendors.models import SCORE_MIN
 
 

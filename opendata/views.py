@@ -8,7 +8,7 @@ from infra.cache import cached, cached_each
 from infra.stored import DEFERRED, expires, shows
 from vendors.chip_selectors import CHIPS_KEY
 from vendors.documents import document_of
-from vendors.freshness import stale_before
+from claims.freshness import stale_before
 from vendors.listings import KeysFirstPaginator
 from vendors.selectors import active_axes, live_version
 

@@ -7,9 +7,10 @@ import re
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
+from claims.models import Source
 from comparisons.models import Assessment, Comparison, ComparisonVendor, Criterion
 from editorial import services
-from vendors.models import FAQ, Attribute, Availability, Axis, Event, Fact, Lane, Score, Source, Spec, Vendor
+from vendors.models import FAQ, Attribute, Availability, Axis, Event, Fact, Lane, Score, Spec, Vendor
 
 _seq = itertools.count(1)
 
@@ -242,7 +243,7 @@ def admin_rows_on_page(response):
             return [] if isinstance(field, forms.ModelMultipleChoiceField) else ""
         return value
 
-    from vendors.admin.evidence import PARTS, EvidenceField
+    from claims.admin.evidence import PARTS, EvidenceField
 
     def fields_sent(form):
         row = {}

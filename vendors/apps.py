@@ -21,6 +21,12 @@ class VendorsConfig(AppConfig):
         register_digest_part(stale_rows_and_dead_sources)  # each editor's daily e-mail
         periodic.every(check_all_sources, hours=settings.SOURCE_CHECK_EVERY_HOURS, name="check_sources")
 
+        from claims.source_checks import on_problem_moved
+
+        from .services import refresh_pages_citing
+
+        on_problem_moved(refresh_pages_citing)  # a source's check moves what its pages show
+
         from . import pages
 
         pages.register()  # its stored pages (infra/stored/)

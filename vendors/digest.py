@@ -6,7 +6,7 @@ from django.conf import settings
 from django.db.models import Q
 from django.urls import reverse
 
-from .models import Source
+from claims.models import Source
 from .publishing import VERIFIED_KINDS
 
 SHOWN_AT_MOST = 20  # rows named per kind; the queue has the rest

@@ -11,82 +11,38 @@ JSON, builds itself from the working copy's rows (``from_attributes``), and give
 its OpenAPI schema, so a new field is declared once. Stored documents of schema 1 (before
 ``schema`` was written) were migrated to 2 (vendors/migrations/0012).
 
-Domain rules are its methods: staleness (vendors/freshness.py), the page's verified date
-(vendors/verification.py) and the total over the active axes.
+Domain rules are its methods: staleness (claims/freshness.py), the page's verified date
+(claims/verification.py) and the total over the active axes.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Final, Literal, Protocol, Self
+from typing import TYPE_CHECKING, Any, Final, Literal, Protocol
 
 from django.conf import settings
 from django.db.models.fields.files import FieldFile
 from django.urls import reverse
-from django.utils import timezone
 from pydantic import (
-    BaseModel,
-    ConfigDict,
     Field,
-    PrivateAttr,
     computed_field,
     field_validator,
-    model_validator,
 )
 
-from infra.stored import expires, recording, shows
+from claims.documents import (
+    Claim,
+    Part,
+    PublishedDocument,
+    Verified,
+)
+from claims.verification import PageVerification, page_verification
 
 from . import units
-from .freshness import is_stale, stale_before
-from .models import QUOTE_MAX, Stage, Support, citations_of, display_date, score_total
-from .verification import PageVerification, page_verification
+from .models import Stage, display_date, score_total
 
 if TYPE_CHECKING:
     from . import models as working  # the working copy's rows, which share these classes' names
-
-SCHEMA: Final = 2
-
-
-class Part(BaseModel):
-    """A part of a published document: immutable, read from the working copy's attributes."""
-
-    model_config = ConfigDict(frozen=True, from_attributes=True, extra="ignore")
-
-    @property
-    def pk(self) -> int:
-        return self.id  # type: ignore[attr-defined]
-
-
-def related_rows(value: Any) -> Any:
-    """A related manager (a working copy's child rows) as the list of its rows."""
-    return list(value.all()) if hasattr(value, "all") else value
-
-
-def _ids(value: Any) -> Any:
-    """A related manager (the working copy's citations) as the ids it holds, lowest first."""
-    if hasattr(value, "all"):
-        return sorted(row.pk for row in value.all())
-    return value
-
-
-class Source(Part):
-    """A document cited: as readers see it, and since when its checks found a problem."""
-
-    title: str
-    publisher: str
-    url: str = Field(description="The document's address (http or https).")
-    accessed_on: dt.date | None = Field(description="When an editor last read it.")
-    archive_url: str = Field("", description="An archived copy of the document; empty when there is none.")
-    problem_at: dt.datetime | None = Field(
-        None, description="When the site's checks found the document gone or moved; null when fine."
-    )
-    _pk: int = PrivateAttr(0)
-
-    @property
-    def pk(self) -> int:
-        return self._pk
 
 
 class Lane(Part):
@@ -116,141 +72,6 @@ class Axis(Part):
 
     def __str__(self) -> str:
         return self.name
-
-
-@dataclass(frozen=True)
-class Note:
-    """One footnote of a row on a page: the source's number there, the source, and what it says."""
-
-    number: int
-    source: Source
-    evidence: Evidence
-
-
-type SupportValue = Literal["full", "partial", "contradicts"]
-
-
-class Evidence(Part):
-    """What one cited source says for a row: its own words, and how far they support it."""
-
-    source: int = Field(description="The id of the source (a key of the document's sources).")
-    quote: str = Field("", max_length=QUOTE_MAX, description="The source's own words; empty when none.")
-    support: SupportValue = Field(
-        "full", description="Whether the source supports the row fully, only partly, or contradicts it."
-    )
-
-    @property
-    def partial(self) -> bool:
-        return self.support == "partial"
-
-    @property
-    def contradicts(self) -> bool:
-        return self.support == "contradicts"
-
-    @property
-    def support_text(self) -> str:
-        """How the page says it: empty for full support (what a citation means by default)."""
-        return "" if self.support == "full" else str(Support(self.support).label)
-
-
-def _evidence_of(row: Any) -> list[dict[str, Any]]:
-    """A working copy's row's citations (prefetched: evidence_prefetch) that say more than
-    “this source supports it”: a quote, or partial or contradicting support. Citations that
-    say nothing more are left out, so a document built before evidence existed reads the same."""
-    citations = getattr(row, citations_of(type(row))).all()
-    return [
-        {"source": citation.source_id, "quote": citation.quote, "support": citation.support}
-        for citation in sorted(citations, key=lambda citation: citation.source_id)
-        if citation.quote or citation.support != Support.FULL
-    ]
-
-
-class _WithEvidence:
-    """A working copy's row read by attributes (aliases included), with its ``evidence``."""
-
-    def __init__(self, row: Any) -> None:
-        self.evidence = _evidence_of(row)
-        self._row = row
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._row, name)
-
-
-class Claim(Part):
-    """A row that cites sources. ``cited`` and ``notes`` are filled on read (page order)."""
-
-    id: int
-    sources: list[int] = Field(
-        description="The ids of the sources it cites (keys of the document's sources)."
-    )
-    evidence: list[Evidence] = Field(
-        default_factory=list,
-        description="What cited sources say: each citation with a quote or with partial or "
-        "contradicting support, by source id; a cited source not listed fully supports it.",
-    )
-    _cited: list[Source] = PrivateAttr(default_factory=list)
-    _notes: list[Note] = PrivateAttr(default_factory=list)
-
-    normalise_sources = field_validator("sources", mode="before")(_ids)
-
-    @model_validator(mode="before")
-    @classmethod
-    def _working_evidence(cls, data: Any) -> Any:
-        """A working copy's row (from attributes) brings its evidence from its citations."""
-        if isinstance(data, dict) or not hasattr(data, "_meta"):
-            return data
-        return _WithEvidence(data)
-
-    @property
-    def cited(self) -> list[Source]:
-        return self._cited
-
-    def evidence_from(self, source: int) -> Evidence:
-        """The evidence of the citation of ``source``: full support and no quote unless it says more."""
-        for found in self.evidence:
-            if found.source == source:
-                return found
-        return Evidence(source=source)
-
-    @property
-    def citations(self) -> list[tuple[Source, Evidence]]:
-        """Each cited source with what it says for the row (a comparison lists them in full)."""
-        return [(source, self.evidence_from(source.pk)) for source in self._cited]
-
-    @property
-    def notes(self) -> list[Note]:
-        """Its footnotes, once a page has numbered them (vendors.selectors.Footnotes)."""
-        return self._notes
-
-    @property
-    def cited_as(self) -> str:
-        """How a note names the row: its label (“Memory”), date or question."""
-        return ""
-
-    @property
-    def anchor(self) -> str:
-        """The id of the row's own note when its sources are grouped (vendors.selectors.Footnotes)."""
-        return f"notes-{type(self).__name__.lower()}-{self.id}"
-
-
-class Verified(Claim):
-    """A claim an editor checks against its sources, stale by the one rule."""
-
-    verified_on: dt.date | None = Field(description="When an editor last checked it; null when never.")
-    verified_at: dt.datetime | None = Field(None, description="The moment of that check, when known.")
-    _stale: bool = PrivateAttr(True)
-
-    @computed_field(  # type: ignore[prop-decorator]  # mypy takes no decorator over @property
-        description="Never verified, not within the freshness window, or citing a source "
-        "whose checks found a problem after it was verified."
-    )
-    @property
-    def stale(self) -> bool:
-        return self._stale
-
-    @property
-    def is_stale(self) -> bool:
-        return self._stale
 
 
 class Fact(Verified):
@@ -508,125 +329,6 @@ class HasAxis(Protocol):
     pk: int
 
 
-@dataclass(frozen=True)
-class Changes:
-    """A working copy's differences from the live document, as its preview marks them:
-    ``rows`` is {list name: {row id: "new" or "changed"}} (``facts``, ``events``, ...),
-    ``fields`` the names of the item's own fields that differ, ``removed`` the rows gone."""
-
-    rows: dict[str, dict[int, str]] = field(default_factory=dict)
-    fields: frozenset[str] = frozenset()
-    removed: int = 0
-
-    def of(self, kind: str, pk: int | None = None) -> str:
-        """ "new", "changed" or "" for row ``pk`` of the list ``kind`` ("facts"), or for the
-        item's own field ``kind`` ("summary") when no ``pk`` is given."""
-        if pk is None:
-            return "changed" if kind in self.fields else ""
-        return self.rows.get(kind, {}).get(pk, "")
-
-    @property
-    def count(self) -> int:
-        return sum(len(marks) for marks in self.rows.values()) + len(self.fields) + self.removed
-
-
-class PublishedDocument(Part):
-    """What every kind of published document is (profiles here, comparisons in their app):
-    schema 2, the sources it cites by id, and rows that cite them. On read each row gets its
-    cited sources and, when it is verified, whether it is stale today (vendors/freshness.py)."""
-
-    model_config = ConfigDict(frozen=True, from_attributes=True, extra="forbid", populate_by_name=True)
-
-    schema_: Literal[2] = Field(SCHEMA, alias="schema", description="This document's schema version.")
-    sources: dict[int, Source] = Field(description="Every source cited, by id.")
-
-    def claims(self) -> Iterable[Claim]:
-        """Every row that cites sources."""
-        raise NotImplementedError
-
-    @model_validator(mode="after")
-    def _resolve(self) -> Self:
-        for pk, source in self.sources.items():
-            source._pk = pk
-        cutoff = stale_before()
-        for row in self.claims():
-            cited = [self.sources[pk] for pk in row.sources]
-            row._cited = cited
-            if isinstance(row, Verified):
-                row._stale = is_stale(
-                    verified_on=row.verified_on,
-                    verified_at=row.verified_at,
-                    problems=(source.problem_at for source in cited),
-                    cutoff=cutoff,
-                )
-        return self
-
-    def as_json(self) -> dict[str, Any]:
-        """What a version stores."""
-        return self.model_dump(mode="json", by_alias=True, exclude_computed_fields=True)
-
-    @classmethod
-    def parse(cls, data: dict[str, Any]) -> Self:
-        return cls.model_validate(data)
-
-    @classmethod
-    def of(cls, version: Any) -> Self:
-        """The one way to read a published version: parsed once, kept on the version. A stored
-        page being rendered records that it shows this item, until a row of it turns stale."""
-        parsed: Self | None = getattr(version, "_parsed_document", None)
-        if parsed is None:
-            parsed = cls.parse(version.document)
-            version._parsed_document = parsed  # a cache the model does not declare
-        if recording():  # only a stored page's render needs to know; other reads skip the work
-            if not getattr(version, "archived", False):  # read_as_archived() said what it shows
-                shows(version.page_key)
-            expires(parsed.turns_stale_at)
-        return parsed
-
-    @property
-    def turns_stale_at(self) -> dt.datetime | None:
-        """The next moment one of its fresh rows turns stale by the calendar (the start of the day
-        after its freshness window ends, in the site's time zone), or None."""
-        days = dt.timedelta(days=settings.FRESHNESS_DAYS + 1)
-        days_due = [
-            row.verified_on + days
-            for row in self.claims()
-            if isinstance(row, Verified) and not row.is_stale and row.verified_on is not None
-        ]
-        if not days_due:
-            return None
-        return dt.datetime.combine(min(days_due), dt.time.min, tzinfo=timezone.get_current_timezone())
-
-    def changes_from(self, live: Self | None) -> Changes:
-        """What a preview of this working copy marks against the live document ``live``:
-        each list of rows by id (new or changed), and the fields of its own part that differ."""
-        if live is None:
-            return Changes()
-        rows: dict[str, dict[int, str]] = {}
-        fields: set[str] = set()
-        removed = 0
-        for name in type(self).model_fields:
-            mine, theirs = getattr(self, name), getattr(live, name)
-            if isinstance(mine, Part) and isinstance(theirs, Part):
-                old, new = theirs.model_dump(), mine.model_dump()
-                fields |= {key for key in new if new[key] != old.get(key)}
-            elif isinstance(mine, list) and all(hasattr(row, "id") for row in [*mine, *theirs]):
-                before = {row.id: row.model_dump() for row in theirs}
-                now = {row.id: row.model_dump() for row in mine}
-                rows[name] = {
-                    pk: "new" if pk not in before else "changed"
-                    for pk, dump in now.items()
-                    if before.get(pk) != dump
-                }
-                removed += len(before.keys() - now.keys())
-        return Changes(rows=rows, fields=frozenset(fields), removed=removed)
-
-    @staticmethod
-    def cited_by(rows: Iterable[Any]) -> dict[int, Any]:
-        """The sources a working copy's rows cite, by id in id order (for ``build``)."""
-        return dict(sorted({source.pk: source for row in rows for source in row.sources.all()}.items()))
-
-
 class VendorDocument(PublishedDocument):
     """A profile as published (schema 2)."""
 
@@ -658,7 +360,7 @@ class VendorDocument(PublishedDocument):
 
     @property
     def facts_verified(self) -> PageVerification:
-        """Facts verified: the oldest verified date among the facts (vendors/verification.py)."""
+        """Facts verified: the oldest verified date among the facts (claims/verification.py)."""
         return page_verification(fact.verified_on for fact in self.facts)
 
     @property

@@ -12,13 +12,15 @@ from typing import Any
 
 from django.db.models import Prefetch
 
+from claims.documents import Verified
+from claims.markdown import plain_text
+from claims.models import Source, citations_of
 from editorial.diff import Kind
 from editorial.registry import Publication
 
 from . import units
 from .documents import FAQ as FAQDocument
-from .documents import STAGES, VendorDocument, Verified, document_of
-from .markdown import plain_text
+from .documents import STAGES, VendorDocument, document_of
 from .models import (
     FAQ,
     Availability,
@@ -26,14 +28,12 @@ from .models import (
     Event,
     Fact,
     Score,
-    Source,
     Spec,
     Vendor,
     VendorVersion,
     VersionChip,
     VersionScore,
     VersionSpec,
-    citations_of,
     display_date,
 )
 

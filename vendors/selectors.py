@@ -26,6 +26,8 @@ from django.db.models.functions import Coalesce, RowNumber
 from django.template.defaultfilters import date as format_date
 from django.utils import timezone
 
+from claims.documents import Claim, Evidence, Note, Source
+from claims.verification import PageVerification
 from editorial.services import HistoryEntry
 from infra.cache import cached
 from infra.stored import shows, unrecorded
@@ -35,7 +37,6 @@ from .alternatives import Reason
 from .documents import VendorDocument
 from .models import Axis, Lane, SiteSettings, VendorVersion, VersionScore, total_max
 from .models.versions import VendorVersionQuerySet
-from .verification import PageVerification
 
 if TYPE_CHECKING:
     from django_stubs_ext import WithAnnotations
@@ -110,7 +111,7 @@ MARKERS_PER_CLAIM = 3  # more sources than this go under one marker, whose note 
 class Quoted:
     """A source's words as the Sources list shows them, with the rows they bear on."""
 
-    evidence: documents.Evidence
+    evidence: Evidence
     rows: list[str] = field(default_factory=list)
 
 
@@ -119,7 +120,7 @@ class SourceEntry:
     """One numbered source in a page's Sources list, with what it says for the page's rows."""
 
     number: int
-    source: documents.Source
+    source: Source
     quoted: list[Quoted]
 
 
@@ -129,7 +130,7 @@ class GroupedNote:
 
     anchor: str
     label: str
-    notes: list[documents.Note]
+    notes: list[Note]
 
 
 @dataclass
@@ -137,12 +138,12 @@ class Footnotes:
     """Numbers sources in the order a reader first meets them on the page, and keeps what
     each says (its citations' quotes and support) for the Sources list."""
 
-    sources: list[documents.Source] = field(default_factory=list)
+    sources: list[Source] = field(default_factory=list)
     groups: list[GroupedNote] = field(default_factory=list)
     _numbers: dict[int, int] = field(default_factory=dict)
     _quoted: dict[int, dict[tuple[str, str], Quoted]] = field(default_factory=dict)
 
-    def cite[C: documents.Claim](self, item: C, *, label: str = "") -> C:
+    def cite[C: Claim](self, item: C, *, label: str = "") -> C:
         """Give ``item.notes`` its footnotes, numbering new sources as they come. ``label``
         names the row in notes (“Google TPU, Memory” on a comparison), else the row's own."""
         label = label or item.cited_as
@@ -152,7 +153,7 @@ class Footnotes:
                 self.sources.append(source)
                 self._numbers[source.pk] = len(self.sources)
             evidence = item.evidence_from(source.pk)
-            notes.append(documents.Note(number=self._numbers[source.pk], source=source, evidence=evidence))
+            notes.append(Note(number=self._numbers[source.pk], source=source, evidence=evidence))
             if evidence.quote or evidence.support_text:
                 said = self._quoted.setdefault(source.pk, {})
                 quoted = said.setdefault((evidence.quote, evidence.support), Quoted(evidence=evidence))
@@ -214,7 +215,7 @@ class Profile:
     total: int | None
     total_max: int
     faqs: list[documents.FAQ]
-    sources: list[documents.Source]
+    sources: list[Source]
     verification: PageVerification
     same_lane: list[VendorVersion]
     other_lanes: list[VendorVersion]
@@ -223,7 +224,7 @@ class Profile:
     alternatives_other: list[Alternative] = field(default_factory=list)  # other_lanes, with reasons
     same_lane_count: int = 0
     more_in_lanes: list[LaneWithCount] = field(default_factory=list)
-    stale_count: int = 0  # stale facts (vendors/freshness.py)
+    stale_count: int = 0  # stale facts (claims/freshness.py)
     freshness_days: int = 90
     change_log: list[ChangeLogEntry] = field(default_factory=list)
     change_count: int = 0

@@ -5,14 +5,13 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import operator
-from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
 from django.db.models import F, Max, Model, Q, QuerySet
 from django.utils import timezone
 
+from claims.models import Source, Verifiable
 from editorial import services as workflow
 from editorial.revisions import record_revision
 
@@ -26,13 +25,10 @@ from .models import (
     FactCitation,
     Score,
     ScoreCitation,
-    Source,
     Spec,
     SpecCitation,
-    Support,
     Vendor,
     VendorVersion,
-    Verifiable,
 )
 from .publishing import VERIFIED_KINDS
 
@@ -200,36 +196,6 @@ def _cite(citation: CitationModel, pairs: list[tuple[Verifiable, Source]]) -> No
     """Write the citations (claim, source) in one query; ``citation`` is the table of the
     claims' own kind, a pairing a union of models cannot express (hence the ignore)."""
     citation.objects.bulk_create(citation(cited=cited, source=source) for cited, source in pairs)  # type: ignore[misc]
-
-
-@dataclass(frozen=True)
-class EvidenceInput:
-    """What an editor typed for one citation: the source's words and how far they support the row."""
-
-    quote: str = ""
-    support: str = Support.FULL
-
-
-def set_evidence(*, row: Model, evidence: Mapping[int, EvidenceInput]) -> int:
-    """Write the quote and support of ``row``'s citations of the sources in ``evidence`` (by
-    source id); citations of other sources keep theirs, and a source the row does not cite is
-    not cited by this. The caller has validated the values (vendors.admin.evidence): the
-    database holds the same limits. Returns how many citations changed."""
-    through = type(row)._meta.get_field("sources").remote_field.through  # type: ignore[union-attr]
-    changed = 0
-    for citation in through.objects.filter(cited=row, source_id__in=list(evidence)):
-        wanted = evidence[citation.source_id]
-        if (citation.quote, citation.support) != (wanted.quote, wanted.support):
-            citation.quote, citation.support = wanted.quote, wanted.support
-            citation.save(update_fields=["quote", "support"])
-            changed += 1
-    return changed
-
-
-def add_source(*, title: str, url: str, publisher: str = "", accessed_on: dt.date | None = None) -> Source:
-    """A new source, as the change page's “Add a new source” dialog enters it. The caller has
-    validated the fields (a Source form) and looked for the URL (``Source.objects.with_url``)."""
-    return Source.objects.create(title=title, url=url, publisher=publisher, accessed_on=accessed_on)
 
 
 def refresh_pages_citing(*, sources: list[int]) -> list[int]:

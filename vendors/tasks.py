@@ -3,7 +3,7 @@ them on the periodic schedule (infra/periodic.py)."""
 
 from django.tasks import task
 
-from .source_checks import check_sources, sources_to_check, summarise
+from claims.source_checks import check_sources, sources_to_check, summarise
 
 
 @task

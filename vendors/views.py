@@ -3,12 +3,12 @@ from django.shortcuts import get_object_or_404
 from django.views.generic import DetailView, ListView, TemplateView
 from django_filters.views import FilterView
 
+from claims.citation import Citation, citation_response
 from editorial.registry import publication_for
 from editorial.views import PublishedPageMixin
 from infra.stored import shows
 
 from . import listings, selectors
-from .citation import Citation, citation_response
 from .documents import VendorDocument, document_of
 from .filters import VendorFilter
 from .models import Lane, Vendor, total_max

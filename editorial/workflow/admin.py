@@ -11,7 +11,7 @@ from django.urls import path
 from reversion.admin import VersionAdmin
 
 from .. import pages, selectors, services
-from ..admin_input import ValidatesInitial
+from infra.admin_input import ValidatesInitial
 from ..merge import merge_submission
 from ..models import Comment
 from ..presence import HEARTBEAT_SECONDS, clock, note_left, note_open

@@ -1,6 +1,6 @@
 "use strict";
 // “Add a new source” beside every sources autocomplete of a change page
-// (templates/admin/vendors/source_dialog.html). The dialog posts to the Source admin's
+// (templates/admin/claims/source_dialog.html). The dialog posts to the Source admin's
 // quick-add endpoint and adds the new source, or the one its URL already is, to that row,
 // with the quote and support typed for the row's citation of it.
 (function () {
@@ -30,7 +30,7 @@
     ["contradicts", "Contradicts"],
   ];
 
-  // The row's evidence (vendors/admin/evidence.py): one group per cited source, its support
+  // The row's evidence (claims/admin/evidence.py): one group per cited source, its support
   // and its quote, beside the sources' select. A newly cited source gets a group here; the
   // page draws the saved ones itself.
   function evidenceBox(select) {

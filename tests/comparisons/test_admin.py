@@ -572,7 +572,7 @@ def test_sources_can_be_found_and_added_from_a_comparisons_page(admin_client, tw
     for name in ["sources", "assessments-0-sources", "faqs-0-sources"]:
         assert f'name="{name}"' in html, name
         assert f'id="add_id_{name}"' in html, name
-    assert "/admin/vendors/source/add/?_to_field=id&amp;_popup=1" in html
+    assert "/admin/claims/source/add/?_to_field=id&amp;_popup=1" in html
     assert 'name="entries-0-vendor"' in html and 'id="add_id_entries-0-vendor"' in html
 
 

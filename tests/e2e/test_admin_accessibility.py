@@ -11,12 +11,13 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
+from claims.models import Source
 from comparisons.models import Comparison
 from corrections.models import Correction
 from tests.e2e.conftest import sign_in
 from tests.e2e.test_accessibility import describe
 from vendors.demo import load_demo
-from vendors.models import Source, Vendor
+from vendors.models import Vendor
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -39,8 +40,8 @@ def admin_pages():
         "/admin/vendors/stalefact/": "#changelist",
         "/admin/vendors/staleevent/": "#changelist",
         "/admin/vendors/stalescore/": "#changelist",
-        "/admin/vendors/source/": "#result_list",
-        f"/admin/vendors/source/{source.pk}/change/": "#source_form",
+        "/admin/claims/source/": "#result_list",
+        f"/admin/claims/source/{source.pk}/change/": "#source_form",
         "/admin/comparisons/comparison/": "#result_list",
         f"/admin/comparisons/comparison/{comparison.pk}/change/": ".select2",
         "/admin/corrections/correction/": "#result_list",

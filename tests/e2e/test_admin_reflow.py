@@ -49,7 +49,7 @@ def test_admin_pages_reflow_without_sideways_scrolling(open_page, width):
         f"/admin/vendors/vendor/{vendor.pk}/change/",
         "/admin/vendors/vendor/add/",
         "/admin/vendors/stalefact/",
-        "/admin/vendors/source/",
+        "/admin/claims/source/",
         "/admin/comparisons/comparison/",
         f"/admin/vendors/vendor/{vendor.pk}/history/",
         f"/admin/vendors/vendor/{vendor.pk}/import/",

@@ -3,10 +3,10 @@
 import pytest
 from playwright.sync_api import expect
 
+from claims.models import Source
 from comparisons.models import Assessment
 from tests import factories as f
 from tests.e2e.conftest import sign_in
-from vendors.models import Source
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -11,9 +11,10 @@ focus outline of 2 px or more with a contrast of 3:1 or more against the page be
 import pytest
 from playwright.sync_api import expect
 
+from claims.models import Source
 from tests import factories as f
 from vendors.demo import load_demo
-from vendors.models import Source, Vendor
+from vendors.models import Vendor
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

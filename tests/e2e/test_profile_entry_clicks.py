@@ -16,8 +16,9 @@ source", "Add source"), 2 pasted URLs × the row's autocomplete, 2 × "Add anoth
 import pytest
 from playwright.sync_api import expect
 
+from claims.models import Source
 from tests import factories as f
-from vendors.models import Source, Vendor
+from vendors.models import Vendor
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

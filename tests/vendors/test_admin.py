@@ -15,12 +15,13 @@ from django.db.models import ProtectedError
 from django.urls import reverse
 from PIL import Image, PngImagePlugin
 
+from claims.models import Source
 from editorial import selectors
 from tests import factories as f
 from tests.factories import admin_change_url as change_url
 from tests.factories import admin_inline_rows as inline_rows
 from tests.factories import admin_rows_on_page as rows_on_page
-from vendors.models import Axis, Source, Vendor
+from vendors.models import Axis, Vendor
 
 INLINES = f.VENDOR_ADMIN_INLINES
 ADD_URL = "/admin/vendors/vendor/add/"
@@ -168,7 +169,7 @@ def queued_task():
 @pytest.mark.django_db
 @pytest.mark.parametrize(
     "model",
-    # The staleness queue has no add or change page of its own: tests/vendors/test_verification.py.
+    # The staleness queue has no add or change page of its own: tests/claims/test_verification.py.
     [
         m
         for m in admin.site._registry
@@ -334,12 +335,12 @@ def test_sources_can_be_found_and_added_from_a_vendors_page(admin_client):
     assert 'name="facts-0-sources"' in html
     assert 'class="admin-autocomplete"' in html and 'data-ajax--url="/admin/autocomplete/"' in html
     assert 'id="add_id_facts-0-sources"' in html
-    assert "/admin/vendors/source/add/?_to_field=id&amp;_popup=1" in html
+    assert "/admin/claims/source/add/?_to_field=id&amp;_popup=1" in html
 
 
 @pytest.mark.django_db
 def test_the_add_source_popup_creates_a_source_and_hands_it_back(admin_client):
-    url = "/admin/vendors/source/add/?_to_field=id&_popup=1"
+    url = "/admin/claims/source/add/?_to_field=id&_popup=1"
     assert admin_client.get(url).status_code == 200
 
     data = {"title": "Trainium3 launch", "publisher": "AWS", "url": "https://aws.example/t3", "_popup": "1"}
@@ -370,7 +371,7 @@ def test_source_autocomplete_returns_matching_sources_as_json(admin_client):
 def test_admin_refuses_to_delete_a_cited_source_and_says_what_cites_it(admin_client):
     source = f.make_source(title="HBM datasheet")
     f.make_fact(vendor=f.make_vendor(name="Groq"), value="230 MB SRAM on die", sources=[source])
-    url = f"/admin/vendors/source/{source.pk}/delete/"
+    url = f"/admin/claims/source/{source.pk}/delete/"
 
     for response in [admin_client.get(url), admin_client.post(url, {"post": "yes"})]:
         html = response.content.decode()
@@ -393,7 +394,7 @@ def test_a_cited_source_cannot_be_deleted_through_the_orm(make_cited):
 @pytest.mark.django_db
 def test_an_uncited_source_can_be_deleted_through_the_admin(admin_client):
     source = f.make_source()
-    response = admin_client.post(f"/admin/vendors/source/{source.pk}/delete/", {"post": "yes"})
+    response = admin_client.post(f"/admin/claims/source/{source.pk}/delete/", {"post": "yes"})
     assert response.status_code == 302
     assert not Source.objects.filter(pk=source.pk).exists()
 

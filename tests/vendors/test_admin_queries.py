@@ -121,11 +121,11 @@ def test_a_sources_page_takes_the_same_queries_with_3_or_60_citations(admin_clie
     vendor = f.make_vendor()
     for _ in range(3):
         f.make_fact(vendor=vendor, attribute=vocabulary["attributes"][0], sources=[source])
-    queries(admin_client, f"/admin/vendors/source/{source.pk}/change/")  # warms the content-type cache
-    few, _ = queries(admin_client, f"/admin/vendors/source/{source.pk}/change/")
+    queries(admin_client, f"/admin/claims/source/{source.pk}/change/")  # warms the content-type cache
+    few, _ = queries(admin_client, f"/admin/claims/source/{source.pk}/change/")
     for n in range(57):
         f.make_fact(vendor=vendor, attribute=vocabulary["attributes"][n % 12], sources=[source])
-    many, response = queries(admin_client, f"/admin/vendors/source/{source.pk}/change/")
+    many, response = queries(admin_client, f"/admin/claims/source/{source.pk}/change/")
     assert many == few
     assert response.content.decode().count(f"{vendor.name}:") == 60
 

@@ -14,9 +14,10 @@ import pytest
 from django.core.management import call_command
 from django.utils.html import strip_tags
 
+from claims.models import Source
 from editorial import selectors
 from vendors.demo import REFERENCE, REFERENCE_SOURCES, VENDORS, load_demo
-from vendors.models import FAQ, Attribute, Event, Fact, Lane, Score, Source, Vendor, VendorVersion
+from vendors.models import FAQ, Attribute, Event, Fact, Lane, Score, Vendor, VendorVersion
 
 pytestmark = pytest.mark.django_db
 

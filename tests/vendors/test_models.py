@@ -8,9 +8,10 @@ from django.db import IntegrityError, transaction
 from django.db.models import ProtectedError
 from django.utils import timezone
 
+from claims.models import Source
 from editorial import services
 from tests.factories import make_axis, make_event, make_fact, make_score, make_source, make_vendor, publish
-from vendors.models import Event, Score, Source, Vendor, VendorVersion
+from vendors.models import Event, Score, Vendor, VendorVersion
 
 pytestmark = pytest.mark.django_db
 

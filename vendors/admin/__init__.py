@@ -1,10 +1,10 @@
-"""The editors' admin, in four parts; importing the package registers them all."""
+"""The editors' admin for vendor profiles; importing the package registers them all. The
+citation kernel's admin (sources, evidence fields, sectioned change pages) is claims.admin."""
 
 from django.contrib import admin
 
-from .editing import CitedInline, CitesSources, FillsPositions, PositionedInlineForm, ResolvesChoicesOnce
 from .profile import VendorAdmin
-from .reference import SourceAdmin, citation_relations
+from .reference import AttributeAdmin, AxisAdmin, LaneAdmin, SiteSettingsAdmin
 from .staleness import StaleEventAdmin, StaleFactAdmin, StaleScoreAdmin
 
 admin.site.site_header = "chipsite editorial admin"
@@ -14,15 +14,12 @@ admin.site.index_title = "Profiles, scores and sources"
 admin.site.enable_nav_sidebar = False
 
 __all__ = [
-    "CitedInline",
-    "CitesSources",
-    "FillsPositions",
-    "PositionedInlineForm",
-    "ResolvesChoicesOnce",
-    "SourceAdmin",
+    "AttributeAdmin",
+    "AxisAdmin",
+    "LaneAdmin",
+    "SiteSettingsAdmin",
     "StaleEventAdmin",
     "StaleFactAdmin",
     "StaleScoreAdmin",
     "VendorAdmin",
-    "citation_relations",
 ]

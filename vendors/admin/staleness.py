@@ -16,10 +16,10 @@ from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.text import Truncator
 
-from editorial.admin_input import ValidatesInitial
+from infra.admin_input import ValidatesInitial
 
 from .. import units
-from ..freshness import verified_moment
+from claims.freshness import verified_moment
 from ..models import (
     Availability,
     Event,

@@ -16,23 +16,9 @@ from editorial.demo import Report, load_demo
 from editorial.revisions import record_revision
 from editorial.services import publish
 from vendors.event_dates import parse_event_date  # '2025-12-03' a day, '2025-12' a month, '2026' a year
-from vendors.models import (
-    FAQ,
-    QUOTE_MAX,
-    Attribute,
-    Availability,
-    Axis,
-    Event,
-    Fact,
-    Lane,
-    Score,
-    SiteSettings,
-    Source,
-    Spec,
-    Support,
-    Vendor,
-)
-from vendors.services import EvidenceInput, set_evidence
+from vendors.models import FAQ, Attribute, Availability, Axis, Event, Fact, Lane, Score, SiteSettings, Spec, Vendor
+from claims.models import QUOTE_MAX, Source, Support
+from claims.services import EvidenceInput, set_evidence
 
 DEMO_DIR = Path(__file__).resolve().parent
 REFERENCE = DEMO_DIR / "aws_trainium.json"

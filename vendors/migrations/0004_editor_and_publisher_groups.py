@@ -11,6 +11,9 @@ CONTENT = ["vendor", "fact", "event", "score", "faq", "source"]
 COMPARISON = ["comparison"]
 COMPARISON_PARTS = ["comparisonvendor", "criterion", "assessment", "comparisonfaq"]
 REFERENCE = ["lane", "attribute", "axis", "sitesettings"]
+# Sources moved to the claims app (vendors 0021): their permissions are found under either label,
+# whichever the database holds when this runs (in this migration, or later from tests).
+SOURCES = ["source"]
 
 
 def create_groups(apps, schema_editor):
@@ -36,6 +39,7 @@ def build_groups(Group, Permission):
         perms("vendors", CONTENT, ["add", "change", "view"])
         + perms("vendors", ["fact", "event", "score", "faq"], ["delete"])
         + perms("vendors", REFERENCE, ["view"])
+        + perms("claims", SOURCES, ["add", "change", "view"])
         + perms("comparisons", COMPARISON, ["add", "change", "view"])
         + perms("vendors", ["vendor"], ["delete"])  # drafts only: the admin refuses published ones
         + perms("comparisons", COMPARISON, ["delete"])
@@ -45,6 +49,7 @@ def build_groups(Group, Permission):
     publisher.permissions.set(
         list(editor.permissions.all())
         + perms("vendors", CONTENT, ["delete"])
+        + perms("claims", SOURCES, ["delete"])
         + perms("vendors", REFERENCE, ["add", "change", "delete"])
         + list(
             Permission.objects.filter(

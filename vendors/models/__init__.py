@@ -29,8 +29,6 @@ from .chips import (
 )
 from .claims import (
     FAQ,
-    QUOTE_MAX,
-    Citation,
     Event,
     EventCitation,
     Fact,
@@ -41,29 +39,22 @@ from .claims import (
     StaleEvent,
     StaleFact,
     StaleScore,
-    Support,
-    Verifiable,
-    VerifiableQuerySet,
     display_date,
-    evidence_constraints,
 )
 from .site_settings import SiteSettings
-from .sources import Source, SourceQuerySet, normalise_url, short_day
 from .taxonomy import SCORE_MAX, SCORE_MIN, Attribute, Axis, Lane, score_total, total_max
-from .vendor import Vendor, citations_of, logo_upload_to, with_citations
+from .vendor import Vendor, logo_upload_to
 from .versions import LIVE_SPAN, SortIndex, VendorVersion, VersionScore
 
 __all__ = [
     "FAQ",
     "LIVE_SPAN",
-    "QUOTE_MAX",
     "SCORE_MAX",
     "SCORE_MIN",
     "Attribute",
     "Availability",
     "AvailabilityCitation",
     "Axis",
-    "Citation",
     "Event",
     "EventCitation",
     "FAQCitation",
@@ -85,26 +76,16 @@ __all__ = [
     "ScoreCitation",
     "SiteSettings",
     "SortIndex",
-    "Source",
-    "SourceQuerySet",
     "StaleAvailability",
     "StaleEvent",
     "StaleFact",
     "StaleScore",
     "StaleSpec",
-    "Support",
     "Vendor",
     "VendorVersion",
-    "Verifiable",
-    "VerifiableQuerySet",
     "VersionScore",
-    "citations_of",
     "display_date",
-    "evidence_constraints",
     "logo_upload_to",
-    "normalise_url",
     "score_total",
-    "short_day",
     "total_max",
-    "with_citations",
 ]

@@ -12,9 +12,9 @@ from django.db import models
 from django.db.models import Q
 from django.utils.text import slugify
 
+from claims.models import Citation, Source, Verifiable, VerifiableQuerySet, evidence_constraints
+
 from .. import units
-from .claims import Citation, Verifiable, VerifiableQuerySet, evidence_constraints
-from .sources import Source
 from .vendor import Vendor
 from .versions import VendorVersion
 

@@ -4,74 +4,15 @@ Each kind cites sources through its own citation table whose foreign key to Sour
 PROTECT: the database refuses to delete a source that anything still cites.
 """
 
-import datetime as dt
-
 import reversion
-from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
-from django.db.models import Prefetch, Q
-from django.db.models.functions import Length
-from django.db.models.lookups import LessThanOrEqual
-from django.utils import timezone
+from django.db.models import Q
 
-from ..freshness import stale_condition, verified_moment, verified_moment_expression
-from .sources import Source
+from claims.models import Source, Verifiable, VerifiableQuerySet, citation_table
+
 from .taxonomy import SCORE_MAX, SCORE_MIN, Attribute, Axis
 from .vendor import Vendor
-
-
-class Verifiable(models.Model):
-    """A row an editor checks against its sources: when, and who."""
-
-    verified_on = models.DateField(
-        null=True, blank=True, help_text="When an editor last checked this against its sources."
-    )
-    verified_at = models.DateTimeField(
-        "verified at",
-        null=True,
-        blank=True,
-        editable=False,
-        help_text="The moment it was verified, compared with when a source's problem was found.",
-    )
-    verified_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="+",
-        editable=False,
-    )
-
-    class Meta:
-        abstract = True
-
-    def save(self, *args, **kwargs):
-        # The moment follows the day an editor typed: now when it is today, else that day's start.
-        if self.verified_on is None:
-            self.verified_at = None
-        elif self.verified_at is None or self.verified_at.astimezone(dt.UTC).date() != self.verified_on:
-            now = timezone.now()
-            same_day = now.astimezone(dt.UTC).date() == self.verified_on
-            self.verified_at = now if same_day else verified_moment(self.verified_on, None)
-        super().save(*args, **kwargs)
-
-
-class VerifiableQuerySet(models.QuerySet):
-    """The one staleness rule, for facts, events and scores alike."""
-
-    def stale(self, *, days=None, today=None):
-        """Rows never verified, last verified before the freshness window (see stale_before),
-        or citing a source whose check found a problem after they were last verified
-        (it failed twice in a row or moved to another site: see vendors/source_checks.py)."""
-        return self.annotate(verified_moment=verified_moment_expression()).filter(
-            stale_condition(self.model.sources.through, days=days, today=today)
-        )
-
-    def with_source_problems(self):
-        """Each row's sources that have a problem or whose text changed, as ``checked_sources``."""
-        flagged = Source.objects.filter(Q(problem_on__isnull=False) | Q(text_changed_since__isnull=False))
-        return self.prefetch_related(Prefetch("sources", queryset=flagged, to_attr="checked_sources"))
 
 
 class Fact(Verifiable):
@@ -234,101 +175,18 @@ class FAQ(models.Model):
         return self.question
 
 
-QUOTE_MAX = 500  # characters: the source's own words, not the whole page
-
-
-class Support(models.TextChoices):
-    """How far a source bears out what cites it: the evidence readers are told."""
-
-    FULL = "full", "Full support"
-    PARTIAL = "partial", "Partial support"
-    CONTRADICTS = "contradicts", "Contradicts"
-
-
-class Citation(models.Model):
-    """A link from one cited thing to one source, with the evidence: the source's own words
-    and how far they support it. PROTECT keeps cited sources alive."""
-
-    source = models.ForeignKey(Source, on_delete=models.PROTECT, related_name="%(class)s_set")
-    quote = models.TextField(
-        blank=True,
-        max_length=QUOTE_MAX,
-        help_text=f"The source's own words that bear on the claim, at most {QUOTE_MAX} characters. "
-        "Readers see it in the Sources list.",
-    )
-    support = models.CharField(
-        max_length=11,
-        choices=Support.choices,
-        default=Support.FULL,
-        help_text="Whether the source supports the claim fully, only partly, or contradicts it.",
-    )
-
-    class Meta:
-        abstract = True
-        ordering = ["pk"]
-
-    def __str__(self):
-        return f"{self.cited} cites {self.source}"
-
-
-def evidence_constraints(prefix: str) -> list[models.BaseConstraint]:
-    """What the database holds every citation table to: a support it knows, a quote that fits."""
-    return [
-        models.CheckConstraint(
-            condition=Q(support__in=Support.values),
-            name=f"{prefix}_support_known",
-            violation_error_message="Support is full, partial or contradicts.",
-        ),
-        models.CheckConstraint(
-            condition=LessThanOrEqual(Length("quote"), QUOTE_MAX),
-            name=f"{prefix}_quote_fits",
-            violation_error_message=f"A quote is at most {QUOTE_MAX} characters.",
-        ),
-    ]
-
-
-class FactCitation(Citation):
-    cited = models.ForeignKey(Fact, on_delete=models.CASCADE, db_column="fact_id")
-
-    class Meta(Citation.Meta):
-        verbose_name = "fact citation"
-        constraints = [
-            models.UniqueConstraint(fields=["cited", "source"], name="unique_fact_citation"),
-            *evidence_constraints("fact_citation"),
-        ]
-
-
-class EventCitation(Citation):
-    cited = models.ForeignKey(Event, on_delete=models.CASCADE, db_column="event_id")
-
-    class Meta(Citation.Meta):
-        verbose_name = "event citation"
-        constraints = [
-            models.UniqueConstraint(fields=["cited", "source"], name="unique_event_citation"),
-            *evidence_constraints("event_citation"),
-        ]
-
-
-class ScoreCitation(Citation):
-    cited = models.ForeignKey(Score, on_delete=models.CASCADE, db_column="score_id")
-
-    class Meta(Citation.Meta):
-        verbose_name = "score citation"
-        constraints = [
-            models.UniqueConstraint(fields=["cited", "source"], name="unique_score_citation"),
-            *evidence_constraints("score_citation"),
-        ]
-
-
-class FAQCitation(Citation):
-    cited = models.ForeignKey(FAQ, on_delete=models.CASCADE, db_column="faq_id")
-
-    class Meta(Citation.Meta):
-        verbose_name = "answer citation"
-        constraints = [
-            models.UniqueConstraint(fields=["cited", "source"], name="unique_answer_citation"),
-            *evidence_constraints("faq_citation"),
-        ]
+FactCitation = citation_table(
+    Fact, verbose_name="fact citation", unique_name="unique_fact_citation", prefix="fact_citation"
+)
+EventCitation = citation_table(
+    Event, verbose_name="event citation", unique_name="unique_event_citation", prefix="event_citation"
+)
+ScoreCitation = citation_table(
+    Score, verbose_name="score citation", unique_name="unique_score_citation", prefix="score_citation"
+)
+FAQCitation = citation_table(
+    FAQ, verbose_name="answer citation", unique_name="unique_answer_citation", prefix="faq_citation"
+)
 
 
 # Revisions record a whole profile: the vendor and every row that follows it.

@@ -4,7 +4,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 
-from ..markdown import links_somewhere
+from claims.markdown import links_somewhere
 
 CALLOUT_NEEDS_A_LINK = (
     "The explainer callout names a page, so it must link to it: write the name as a Markdown "

@@ -3,9 +3,9 @@
 import uuid
 
 from django.db import models
-from django.db.models import Prefetch
 from django.urls import reverse
 
+from claims.models import with_citations
 from editorial.models import Editable
 
 from .taxonomy import Lane
@@ -109,18 +109,3 @@ class Vendor(Editable):
         from .chips import AvailabilityCitation
 
         return with_citations(self.availability.all(), AvailabilityCitation)
-
-
-def with_citations(rows, citation_model):
-    """``rows`` with their citations and the sources they name: how a revision reads them."""
-    citations = f"{citation_model._meta.model_name}_set"
-    return rows.prefetch_related(
-        Prefetch(citations, queryset=citation_model.objects.select_related("source"))
-    )
-
-
-def citations_of(model) -> str:
-    """The name of ``model``'s citations (its ``sources``' own table): what a document's
-    evidence reads, prefetched as ``prefetch_related(citations_of(Fact))``."""
-    through = model._meta.get_field("sources").remote_field.through
-    return f"{through._meta.model_name}_set"

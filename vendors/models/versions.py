@@ -93,7 +93,7 @@ class VendorVersion(PublishedVersion):
 
     @property
     def verification(self):
-        from ..verification import PageVerification
+        from claims.verification import PageVerification
 
         return PageVerification(
             oldest=self.verified_on, unverified=self.unverified_facts, facts=self.fact_count

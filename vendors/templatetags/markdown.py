@@ -1,6 +1,6 @@
 from django import template
 
-from vendors.markdown import render_markdown, render_markdown_inline
+from claims.markdown import render_markdown, render_markdown_inline
 
 register = template.Library()
 
