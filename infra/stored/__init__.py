@@ -30,6 +30,7 @@ Infra names no app: the apps register the addresses they store (``store_url_name
 list every stored address (``register_paths``) and when pages expire (``register_expiry``).
 """
 
+from .files import AtomicFileSystemStorage, file_name, meta_name, save_page
 from .keys import (
     DEFERRED,
     EVERYTHING,
@@ -62,7 +63,7 @@ from .rendering import (
     render_showing,
     showing,
 )
-from .store import AtomicFileSystemStorage, Entry, PageStore, file_name, meta_name, save_page, store
+from .store import Entry, PageStore, store
 
 __all__ = [
     "DEFERRED",

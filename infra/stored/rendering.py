@@ -22,9 +22,10 @@ from django.utils import timezone
 
 from ..periodic import PERIODIC_QUEUE
 from ..purge import purge_keys
+from .files import AtomicFileSystemStorage, copy_page
 from .keys import DEFERRED, EVERYTHING, every_path, own_key
 from .middleware import RENDER_FLAG, has_worker, site_host
-from .store import AtomicFileSystemStorage, _local_layer, _storage, copy_page, store
+from .store import _local_layer, _storage, store
 
 log = logging.getLogger("infra.stored")
 PURGE_PAGES_AT_MOST = 500  # a purge naming more pages than this purges the whole site ("site")
