@@ -11,6 +11,8 @@ from that model's list, where this imports four kinds of row into one vendor's w
 matched row by row, with the workflow's revision and unpublished-changes state.
 """
 
+from typing import TYPE_CHECKING
+
 from django import forms
 from django.contrib import messages
 from django.contrib.admin.utils import unquote
@@ -34,6 +36,17 @@ from ..importing import (
     read_csv,
 )
 from ..services import import_rows
+
+if TYPE_CHECKING:
+    from django.contrib import admin
+
+    from ..models import Vendor
+
+    class VendorAdminPart(admin.ModelAdmin[Vendor]):
+        """To the type checker, the admin ImportsCSV is mixed into."""
+
+else:
+    VendorAdminPart = object
 
 SALT = "vendors.import"
 PREVIEW_MAX_AGE = 60 * 60  # a preview left open longer is uploaded again
@@ -81,7 +94,7 @@ class ConfirmForm(forms.Form):
         return payload
 
 
-class ImportsCSV:
+class ImportsCSV(VendorAdminPart):
     """For the VendorAdmin: the import and export pages of one vendor."""
 
     import_template = "admin/vendors/vendor/import.html"

@@ -10,8 +10,10 @@ from typing import Any
 
 from django.utils import timezone
 
+from claims.models import Source
+
 from .. import units
-from ..models import Attribute, Axis, Source, Vendor, chips_taken
+from ..models import Attribute, Axis, Vendor, chips_taken
 from .columns import KINDS, URL_SEPARATORS
 from .reading import Cells
 from .rows import Key, PlannedRow, Reference, RowError, read_row, spec_key

@@ -15,9 +15,11 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.core.validators import DecimalValidator
 
+from claims.models import Source
+
 from .. import units
 from ..event_dates import EventDateError, parse_event_date
-from ..models import SCORE_MAX, SCORE_MIN, Attribute, Axis, Precision, Scope, Source, Spec, Stage, chip_slug
+from ..models import SCORE_MAX, SCORE_MIN, Attribute, Axis, Precision, Scope, Spec, Stage, chip_slug
 from .columns import COLUMNS, KINDS, NO, SPEC_COLUMNS, STATED_KINDS, URL_SEPARATORS, YES
 from .reading import Cells
 
