@@ -31,7 +31,9 @@ class CorrectionForm(forms.Form):
 
     def __init__(self, *args, parts, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["part"].choices = [("", "Choose…"), *parts]
+        part = self.fields["part"]
+        assert isinstance(part, forms.ChoiceField)
+        part.choices = [("", "Choose…"), *parts]
         self.fields["website"].widget.attrs.update(autocomplete="off", tabindex="-1")
 
     @property

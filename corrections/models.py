@@ -77,5 +77,8 @@ class Correction(models.Model):
         return f"{self.page_name}: {self.part}"
 
     @property
-    def page_name(self):
-        return self.vendor.name if self.vendor_id else self.comparison.title
+    def page_name(self) -> str:
+        if self.vendor is not None:
+            return self.vendor.name
+        assert self.comparison is not None  # correction_one_page: one profile or one comparison
+        return self.comparison.title

@@ -1,5 +1,7 @@
 """“Suggest a correction”: a plain form on its own page, so the page it corrects stays cacheable."""
 
+from typing import Protocol
+
 from django.http import Http404
 from django.shortcuts import redirect
 from django.utils.cache import patch_cache_control
@@ -9,21 +11,29 @@ from infra.ratelimit import wait_seconds
 
 from . import selectors, services
 from .forms import CorrectionForm
+from .selectors import Target
 
 # How many corrections one address may send in an hour; more is a 429 that says when to retry.
 CORRECTIONS_PER_HOUR = 5
 HOUR = 3600
 
 
+class FindsTarget(Protocol):
+    """A selector: the live page at a slug, or None."""
+
+    def __call__(self, *, slug: str) -> Target | None: ...
+
+
 class CorrectionView(FormView):
     template_name = "corrections/correction_form.html"
     form_class = CorrectionForm
-    find_target = None  # a selector: slug -> Target or None
+    find_target: FindsTarget  # each page's view names its selector
 
     def dispatch(self, request, *args, **kwargs):
-        self.target = type(self).find_target(slug=kwargs["slug"])
-        if self.target is None:
+        target = type(self).find_target(slug=kwargs["slug"])
+        if target is None:
             raise Http404("No such published page.")
+        self.target = target
         response = super().dispatch(request, *args, **kwargs)
         patch_cache_control(response, private=True, no_store=True)
         return response

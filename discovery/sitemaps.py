@@ -8,6 +8,9 @@ few tens of kilobytes, however many vendors the site holds (a query string would
 page rendered on demand).
 """
 
+import datetime as dt
+from typing import NamedTuple
+
 from django.contrib.sitemaps import Sitemap
 from django.contrib.sitemaps.views import SitemapIndexItem, x_robots_tag
 from django.contrib.sites.shortcuts import get_current_site
@@ -33,7 +36,7 @@ class PagedSitemap(Sitemap):
 class LiveVersionSitemap(PagedSitemap):
     """The live version of every published item of ``model``, dated by its publish time."""
 
-    model = None
+    model: type[VendorVersion] | type[ComparisonVersion]  # each part names its model
     changefreq = "weekly"
 
     def items(self):
@@ -77,6 +80,13 @@ class ComparisonSitemap(LiveVersionSitemap):
         return self.model.objects.live().only("slug", "published_at").order_by("slug")
 
 
+class LiveLane(NamedTuple):
+    """A lane with live vendors, and the newest publish among them."""
+
+    lane: Lane
+    latest: dt.datetime
+
+
 class LaneSitemap(PagedSitemap):
     changefreq = "weekly"
     priority = 0.6
@@ -90,13 +100,14 @@ class LaneSitemap(PagedSitemap):
             .values_list("lane")
             .annotate(latest=Max("published_at"))
         }
-        lanes = list(Lane.objects.filter(pk__in=latest).order_by("position", "name"))
-        for lane in lanes:
-            lane.latest = latest[lane.pk]
-        return lanes
+        lanes = Lane.objects.filter(pk__in=latest).order_by("position", "name")
+        return [LiveLane(lane, latest[lane.pk]) for lane in lanes]
 
-    def lastmod(self, lane):
-        return lane.latest
+    def location(self, item):
+        return item.lane.get_absolute_url()
+
+    def lastmod(self, item):
+        return item.latest
 
 
 class ListSitemap(PagedSitemap):
