@@ -14,6 +14,7 @@ from django.core.paginator import EmptyPage, Page, Paginator
 from django.http import HttpRequest, QueryDict
 from django.urls import reverse
 
+from claims.verification import PageVerification
 from comparisons.documents import comparison_document_of
 from comparisons.models import ComparisonVersion
 from comparisons.selectors import editorial_table, live_comparison
@@ -29,7 +30,6 @@ from vendors.selectors import (
     lanes_with_vendor_counts,
     live_vendors,
 )
-from claims.verification import PageVerification
 
 from . import schemas
 

@@ -15,9 +15,9 @@ from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils.feedgenerator import Atom1Feed
 
+from claims.citation import PUBLISHER
 from comparisons.models import ComparisonVersion
 from infra.stored import shows
-from claims.citation import PUBLISHER
 from vendors.models import Lane, VendorVersion
 
 ENTRIES = 50
