@@ -77,7 +77,7 @@ class NotificationAdmin(SuperusersOnly, ReadOnly, admin.ModelAdmin):
         "attempts",
         "last_error",
     ]
-    fields = readonly_fields
+    fields = [*readonly_fields]
 
     @admin.display(description="status")
     def status(self, obj):

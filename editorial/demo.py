@@ -35,8 +35,8 @@ def load_demo(*, dry_run: bool = False) -> Report:
     try:
         with transaction.atomic():
             for config in apps.get_app_configs():
-                if getattr(config, "demo_loader", None):
-                    import_string(config.demo_loader)(report)
+                if loader := getattr(config, "demo_loader", None):
+                    import_string(loader)(report)
             if dry_run:
                 raise DryRun
     except DryRun:

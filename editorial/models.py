@@ -124,7 +124,7 @@ class PublishedVersion(models.Model):
     @classmethod
     def page_key_prefix(cls) -> str:
         """``vendor`` for VendorVersion: the stored pages' key of an item is ``vendor-12``."""
-        return cls._meta.model_name.removesuffix("version")
+        return cls._meta.label_lower.partition(".")[2].removesuffix("version")  # "vendors.vendorversion"
 
     @property
     def page_key(self) -> str:

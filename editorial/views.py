@@ -11,16 +11,24 @@ a user who may preview gets either page framable by the site itself (``frame-anc
 'self'``, private), and every other response stays unframable.
 """
 
+from typing import TYPE_CHECKING
+
 from django.conf import settings
 from django.http import Http404
 from django.utils.cache import add_never_cache_headers, patch_cache_control
 from django.utils.csp import CSP
 
 from . import selectors
+from .models import Editable
+
+if TYPE_CHECKING:
+    from django.views.generic import TemplateView as _PageView  # what the mixin is mixed into
+else:
+    _PageView = object
 
 
-class PublishedPageMixin:
-    model = None  # the working copy's model, e.g. Vendor
+class PublishedPageMixin(_PageView):
+    model: type[Editable]  # the working copy's model, e.g. Vendor: each view sets it
 
     def can_preview(self):
         opts = self.model._meta
@@ -30,7 +38,8 @@ class PublishedPageMixin:
         """(version, working copy to preview or None); 404 when neither may be shown."""
         working = None
         if self.can_preview() and "live" not in self.request.GET:
-            candidate = self.model.objects.filter(slug=slug).first()
+            # Every working copy (Vendor, Comparison) has a slug; Editable, their abstract base, does not.
+            candidate = self.model._default_manager.filter(slug=slug).first()  # type: ignore[misc]
             if candidate is not None and (
                 live_version is None
                 or live_version.item_id != candidate.pk
@@ -58,6 +67,7 @@ class PublishedPageMixin:
             add_never_cache_headers(response)
             patch_cache_control(response, private=True, no_store=True)
         if framed:
-            response._csp_config = {**settings.SECURE_CSP, "frame-ancestors": [CSP.SELF]}
+            # What the CSP middleware sends for this response, as @csp_override sets it.
+            response._csp_config = {**settings.SECURE_CSP, "frame-ancestors": [CSP.SELF]}  # type: ignore[attr-defined]
             response.headers["X-Frame-Options"] = "SAMEORIGIN"
         return response

@@ -38,7 +38,7 @@ def waiting_for_review(context):
         if not user.has_perm(f"{opts.app_label}.publish_{opts.model_name}"):
             continue
         items = (
-            with_state(publication.model.objects.all())
+            with_state(publication.model._default_manager.all())
             .filter(state=State.REVIEW)  # the one state rule: the list's filter says the same
             .select_related("review_requested_by")
             .order_by("review_requested_at")[:SHOWN]
@@ -100,7 +100,7 @@ def my_drafts(context):
             .values("revision__user")[:1]
         )
         items = (
-            with_state(model.objects.all())
+            with_state(model._default_manager.all())
             .annotate(last_editor=Subquery(last_editor))
             .filter(last_editor=user.pk, state__in=[State.DRAFT, State.CHANGES])
             .order_by("-updated_at")[:SHOWN]

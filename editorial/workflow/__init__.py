@@ -10,7 +10,7 @@
   optional comment; the history compares any two. Reverting (``revert_<model>``)
   loads an old revision into the working copy and never touches the live page.
 - Nobody retypes: the form carries the revision it was opened at; a save made on top of
-  someone else's is merged with theirs (editorial/merge.py) and the message says so; only
+  someone else's is merged with theirs (editorial/merge/) and the message says so; only
   a field you both changed is a conflict, shown beside the field with both values. The
   row is locked by the view for the whole save, so two saves cannot both pass the check.
 - Presence: opening a change page says who else opened it in the last few minutes

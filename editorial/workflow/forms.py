@@ -27,7 +27,7 @@ class EditorialForm(forms.ModelForm):
     def __init__(self, data=None, files=None, *args, **kwargs):
         # While EditorialAdmin saves this item, it has checked the revision under the row lock
         # and, when someone saved since the form was opened, merged the submission with theirs
-        # (editorial/merge.py): the form binds the merged data, not the request's.
+        # (editorial/merge/): the form binds the merged data, not the request's.
         self.submission = submission_for(kwargs.get("instance")) if data is not None else None
         self.merge = self.submission.merge if self.submission is not None else None
         if self.merge is not None:

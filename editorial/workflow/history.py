@@ -12,9 +12,10 @@ from .. import services
 from ..diff import content_of, describe_changes, snapshots, version_chain
 from ..models import Comment
 from ..revisions import latest_version_id
+from .base import EditorialAdminPart
 
 
-class RevisionHistory:
+class RevisionHistory(EditorialAdminPart):
     """For EditorialAdmin: every save is a revision (django-reversion); any two compare, and a
     publisher may load an old one into the working copy (``revert_<model>``)."""
 
@@ -39,7 +40,7 @@ class RevisionHistory:
             raise PermissionDenied("Only a publisher may revert to an earlier revision.")
         obj = self.get_object(request, unquote(object_id))
         version = Version.objects.get_for_object(obj).filter(pk=version_id).first() if obj else None
-        if version is None:
+        if obj is None or version is None:
             messages.error(request, "That revision is not one of this item's.")
             return redirect(f"admin:{self.opts.app_label}_{self.opts.model_name}_changelist")
         changes = describe_changes(obj, latest_version_id(obj), version.pk)

@@ -3,6 +3,7 @@
 from django.contrib import admin, messages
 
 from .. import selectors, services
+from .base import EditorialAdminPart
 
 
 class StateFilter(admin.SimpleListFilter):
@@ -20,7 +21,7 @@ class StateFilter(admin.SimpleListFilter):
         return queryset
 
 
-class StateListing:
+class StateListing(EditorialAdminPart):
     """For EditorialAdmin: each row says its state, the list filters by it, and the actions
     publish, unpublish or submit the items ticked."""
 

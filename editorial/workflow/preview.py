@@ -9,9 +9,10 @@ from django.urls import path
 
 from .. import selectors
 from ..registry import publication_for
+from .base import EditorialAdminPart
 
 
-class SideBySide:
+class SideBySide(EditorialAdminPart):
     """For EditorialAdmin: ``<pk>/preview/``."""
 
     def get_urls(self):

@@ -1,6 +1,6 @@
 """How EditorialAdmin hands a merged submission to the forms of the save it holds the row for.
 
-The merge itself works on data and knows no admin (editorial/merge.py). Django's admin builds
+The merge itself works on data and knows no admin (editorial/merge/). Django's admin builds
 the item's form from ``request.POST`` with no hook for other data: for the locked save,
 ``saving()`` scopes the submission (as django-reversion's ``create_revision()`` scopes a
 revision), and the item's EditorialForm, its inlines and the page read it from there. The

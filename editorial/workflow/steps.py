@@ -1,5 +1,8 @@
 """The workflow's buttons on a change page: each posts to <pk>/workflow/<step>/ and calls a service."""
 
+from collections.abc import Callable
+
+from django import forms
 from django.contrib import messages
 from django.contrib.admin.utils import unquote
 from django.core.exceptions import PermissionDenied
@@ -8,10 +11,12 @@ from django.urls import path, reverse
 from django.utils import timezone
 
 from .. import services
+from .base import EditorialAdminPart
 from .forms import PublishForm, RequestChangesForm, ResolveForm, ScheduleForm, SubmitForm, UnpublishAtForm
 
-STEPS = {
-    # step: (permission, service, its form or None, message)
+# step: (permission, service, its form or None, message)
+Step = tuple[str, Callable[..., object], type[forms.Form] | None, str]
+STEPS: dict[str, Step] = {
     "publish": ("publish", services.publish, PublishForm, "Published: visitors see it now."),
     "schedule": ("publish", services.publish, ScheduleForm, "Scheduled: it goes live at %(at)s."),
     "discard": (
@@ -55,7 +60,7 @@ STEPS = {
 }
 
 
-class WorkflowSteps:
+class WorkflowSteps(EditorialAdminPart):
     """For EditorialAdmin: publish, schedule, discard, unpublish, cancel and submit, one button each."""
 
     def get_urls(self):
@@ -89,7 +94,7 @@ class WorkflowSteps:
             form = form_class(request.POST)
             if not form.is_valid():
                 for errors in form.errors.values():
-                    messages.error(request, " ".join(errors))
+                    messages.error(request, " ".join(str(error) for error in errors))
                 return redirect(change_url)
             kwargs |= {name: value for name, value in form.cleaned_data.items() if value is not None}
         try:

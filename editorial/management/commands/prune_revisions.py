@@ -43,7 +43,7 @@ class Command(BaseCommand):
                 .order_by("object_id", "-pk")
                 .values_list("object_id", "revision_id")
             )
-            seen = {}
+            seen: dict[str, int] = {}  # revisions kept so far, by object id
             for object_id, revision_id in versions:
                 seen[object_id] = seen.get(object_id, 0) + 1
                 if seen[object_id] <= keep:
