@@ -56,6 +56,7 @@ INSTALLED_APPS = [
     "django_otp_webauthn",
     "infra",
     "editorial",
+    "claims",
     "vendors",
     "comparisons",
     "discovery",
