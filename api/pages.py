@@ -9,8 +9,9 @@ from django.urls import reverse
 
 from comparisons.models import ComparisonVersion
 from editorial.pages import declare, surface
-from vendors.chip_selectors import live_chips
-from vendors.models import VendorVersion, VersionChip
+from chips.selectors import live_chips
+from vendors.models import VendorVersion
+from chips.models import VersionChip
 
 URL_NAMES = (
     "api:vendor",
@@ -54,7 +55,7 @@ PAGES = surface(
     url_names=URL_NAMES,
     fixed=fixed_paths,
     per_item={"vendor": vendor_paths, "comparison": comparison_paths},
-    also_at_publish={"vendor": published_vendor_paths, "comparison": comparison_paths},
+    at_publish={"vendor": published_vendor_paths, "comparison": comparison_paths},
 )
 
 

@@ -91,16 +91,16 @@ def surface(
     url_names: tuple[str, ...],
     fixed: Callable[[], Iterable[str]],
     per_item: Mapping[str, ItemPaths],
-    also_at_publish: Mapping[str, ItemPaths] | None = None,
+    at_publish: Mapping[str, ItemPaths] | None = None,
 ) -> Pages:
     """The stored pages of a surface that shows the items again (the API, the downloads, the
     feeds): its ``fixed`` addresses, then each live item's own (``per_item``, made from its slug),
-    rendered at once when it is published. ``also_at_publish``: what a publish renders in place
-    of ``per_item`` when it is more (the API's chips, which ``fixed`` lists in one query)."""
+    rendered at once when it is published. ``at_publish``, when a publish renders more than
+    ``per_item`` gives: the API's chips, which ``fixed`` lists for every vendor in one query."""
     return Pages(
         url_names=url_names,
         every_path=lambda: itertools.chain(fixed(), live_paths(per_item)),
-        item_paths=also_at_publish or per_item,
+        item_paths=at_publish or per_item,
     )
 
 
