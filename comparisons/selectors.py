@@ -16,7 +16,7 @@ from infra.cache import cached
 from infra.stored import shows
 from vendors import documents
 from vendors.documents import document_of
-from vendors.models import VendorVersion, total_max
+from vendors.models import Axis, VendorVersion, total_max
 from vendors.selectors import Footnotes, active_axes, live_vendors
 
 from .documents import Assessment, ComparisonDocument, Criterion, Entry
@@ -127,38 +127,14 @@ def build_table(
     vendors = [page.vendor for page in pages]
     column = {vendor.pk: i for i, vendor in enumerate(vendors)}
     axes = active_axes()
-
-    by_attribute: dict[int, list[Cell]] = {}
-    attributes: dict[int, documents.Attribute] = {}
-    for i, page in enumerate(pages):
-        for fact in page.facts:
-            attributes.setdefault(fact.attribute.pk, fact.attribute)
-            by_attribute.setdefault(fact.attribute.pk, [Cell() for _ in vendors])[i].items.append(fact)
-    # Every vendor's rows in the shared vocabulary's order, whoever has them.
-    order = sorted(attributes.values(), key=lambda attribute: (attribute.position, attribute.name))
-    by_attribute = {attribute.pk: by_attribute[attribute.pk] for attribute in order}
-    by_axis = {axis.pk: [Cell() for _ in vendors] for axis in axes}
-    for i, page in enumerate(pages):
-        for score in page.scores:
-            if score.axis.pk in by_axis:
-                by_axis[score.axis.pk][i].items.append(score)
+    attributes, by_attribute = _fact_cells(pages)
+    by_axis = _score_cells(pages, axes)
 
     rows = [Row(attributes[pk].name, "facts", cells) for pk, cells in by_attribute.items()]
-    rows += [mark_leaders(Row(axis.name, "score", by_axis[axis.pk], group="scores")) for axis in axes]
-    totals: list[Cell] = []
-    for page in pages:
-        total = page.total_on(axes)  # the scores on the active axes, as in the rows above
-        totals.append(Cell(items=[_Total(total)] if total is not None else []))
-    rows.append(mark_leaders(Row(f"Total / {total_max(len(axes))}", "total", totals, group="scores")))
+    rows += _score_rows(pages, axes, by_axis)
     rows.append(Row("Lane", "lane", [Cell(items=[vendor.lane]) for vendor in vendors], group="lane"))
     rows += [_criterion_row(criterion, vendors, column, by_attribute, by_axis) for criterion in criteria]
-
-    for row in rows:
-        for vendor, cell in zip(vendors, row.cells, strict=True):
-            cell.vendor = vendor
-            for item in cell.items:
-                if isinstance(item, Claim):
-                    notes.cite(item, label=f"{vendor.name}, {row.label}")
+    _cite(rows, vendors, notes)
     return Table(
         vendors=vendors,
         rows=rows,
@@ -167,6 +143,54 @@ def build_table(
         total_max=total_max(len(axes)),
         footnotes=notes,
     )
+
+
+def _fact_cells(
+    pages: Sequence[documents.VendorDocument],
+) -> tuple[dict[int, documents.Attribute], dict[int, list[Cell]]]:
+    """The at-a-glance attributes any column has, and their cells (one a column), in the
+    shared vocabulary's order: every vendor's rows in one order, whoever has them."""
+    by_attribute: dict[int, list[Cell]] = {}
+    attributes: dict[int, documents.Attribute] = {}
+    for i, page in enumerate(pages):
+        for fact in page.facts:
+            attributes.setdefault(fact.attribute.pk, fact.attribute)
+            by_attribute.setdefault(fact.attribute.pk, [Cell() for _ in pages])[i].items.append(fact)
+    order = sorted(attributes.values(), key=lambda attribute: (attribute.position, attribute.name))
+    return attributes, {attribute.pk: by_attribute[attribute.pk] for attribute in order}
+
+
+def _score_cells(pages: Sequence[documents.VendorDocument], axes: Sequence[Axis]) -> dict[int, list[Cell]]:
+    """Each active axis's cells, one a column (a score on a retired axis is not shown)."""
+    by_axis = {axis.pk: [Cell() for _ in pages] for axis in axes}
+    for i, page in enumerate(pages):
+        for score in page.scores:
+            if score.axis.pk in by_axis:
+                by_axis[score.axis.pk][i].items.append(score)
+    return by_axis
+
+
+def _score_rows(
+    pages: Sequence[documents.VendorDocument], axes: Sequence[Axis], by_axis: dict[int, list[Cell]]
+) -> list[Row]:
+    """A row for each active axis, then the total, each with its leaders marked."""
+    rows = [mark_leaders(Row(axis.name, "score", by_axis[axis.pk], group="scores")) for axis in axes]
+    totals: list[Cell] = []
+    for page in pages:
+        total = page.total_on(axes)  # the scores on the active axes, as in the rows above
+        totals.append(Cell(items=[_Total(total)] if total is not None else []))
+    rows.append(mark_leaders(Row(f"Total / {total_max(len(axes))}", "total", totals, group="scores")))
+    return rows
+
+
+def _cite(rows: Sequence[Row], vendors: Sequence[documents.Vendor], notes: Footnotes) -> None:
+    """Name each cell's vendor, and number the footnotes of its claims row by row, left to right."""
+    for row in rows:
+        for vendor, cell in zip(vendors, row.cells, strict=True):
+            cell.vendor = vendor
+            for item in cell.items:
+                if isinstance(item, Claim):
+                    notes.cite(item, label=f"{vendor.name}, {row.label}")
 
 
 @dataclass
