@@ -9,6 +9,7 @@ Runs after the vendors are loaded (``manage.py load_demo`` calls each app's load
 """
 
 import datetime as dt
+from typing import TypedDict
 
 from vendors.demo import publish_demo
 from vendors.models import Vendor
@@ -18,7 +19,16 @@ from .models import Comparison, ComparisonVendor, Criterion
 # The reference profile's verification date, the day it lists both comparisons.
 PUBLISHED_AT = dt.datetime(2026, 10, 31, tzinfo=dt.UTC)
 
-COMPARISONS = [
+
+class DemoComparison(TypedDict):
+    title: str
+    slug: str
+    summary: str
+    vendors: list[str]  # the vendors' slugs
+    criteria: list[str]  # the criteria's names
+
+
+COMPARISONS: list[DemoComparison] = [
     {
         "title": "Google TPU vs AWS Trainium vs Nvidia GPU",
         "slug": "google-tpu-vs-aws-trainium-vs-nvidia-gpu",

@@ -6,7 +6,7 @@ from django.db.models import Count, F, Q
 
 from infra.cache import cached
 
-from .models import SCORE_MAX, Lane, VendorVersion, VersionScore
+from .models import SCORE_MAX, Axis, Lane, VendorVersion, VersionScore
 from .selectors import active_axes
 
 TOTAL_THRESHOLDS = [5, 10, 15, 20]
@@ -81,8 +81,8 @@ class VendorFilter(django_filters.FilterSet):
 
     def order(self, queryset, name, value):
         field, descending = SORTS[value]
-        expression = F(field)
-        expression = expression.desc(nulls_last=True) if descending else expression.asc(nulls_last=True)
+        column = F(field)
+        expression = column.desc(nulls_last=True) if descending else column.asc(nulls_last=True)
         return queryset.order_by(expression, "name")
 
     @property
@@ -183,10 +183,10 @@ class VendorFilter(django_filters.FilterSet):
         vendors the other filters let through).
         """
         in_use = [axis for axis in self.axes if self.form.cleaned_data.get(f"min_{axis.slug}")]
-        groups = [(axis, [axis]) for axis in in_use]
+        groups: list[tuple[Axis | None, list[Axis]]] = [(axis, [axis]) for axis in in_use]
         if unused := [axis for axis in self.axes if axis not in in_use]:
             groups.append((None, unused))
-        counts = {}
+        counts: dict[int, dict[int, int]] = {}
         for filtered, axes in groups:
             matching = (
                 self._matching(without=f"min_{filtered.slug}")

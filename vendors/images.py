@@ -53,9 +53,10 @@ def clean_logo(upload) -> SimpleUploadedFile:
             if image_format == "JPEG":
                 image.convert("RGB").save(out, format="JPEG", quality=90, optimize=True)
             else:
+                kept: Image.Image = image
                 if image.mode not in {"RGB", "RGBA", "L", "LA", "P"}:
-                    image = image.convert("RGBA")
-                image.save(out, format=image_format)
+                    kept = image.convert("RGBA")
+                kept.save(out, format=image_format)
     except ValidationError:
         raise
     except Image.DecompressionBombError:
