@@ -7,11 +7,11 @@ from collections.abc import Iterator
 
 from django.urls import reverse
 
+from chips.models import VersionChip
+from chips.selectors import live_chips
 from comparisons.models import ComparisonVersion
 from editorial.pages import declare, surface
-from chips.selectors import live_chips
 from vendors.models import VendorVersion
-from chips.models import VersionChip
 
 URL_NAMES = (
     "api:vendor",

@@ -12,6 +12,7 @@ from typing import Self
 from ninja import Field, Schema
 from pydantic import computed_field
 
+from chips import documents as chip_documents
 from claims.documents import Source, SupportValue, Verified
 from comparisons.documents import Assessment, ComparisonDocument
 from vendors import documents
@@ -184,7 +185,7 @@ class CitedSource(Source):
     )
 
 
-class ChipSpec(documents.Spec):
+class ChipSpec(chip_documents.Spec):
     """One value of a chip: its document's spec, the value in its kind's unit, and its sources."""
 
     sources: list[CitedSource] = Field(  # type: ignore[assignment]  # the document's ids, drawn out
@@ -196,14 +197,14 @@ class ChipSpec(documents.Spec):
     )
     @property
     def label(self) -> str:
-        return documents.Spec.label.fget(self)  # type: ignore[attr-defined]
+        return chip_documents.Spec.label.fget(self)  # type: ignore[attr-defined]
 
     @computed_field(  # type: ignore[prop-decorator]
         description="The value in its kind's unit (`value_unit`), for comparing: 144 GiB is 154.6… GB."
     )
     @property
     def value(self) -> float:
-        return documents.Spec.value.fget(self)  # type: ignore[attr-defined]
+        return chip_documents.Spec.value.fget(self)  # type: ignore[attr-defined]
 
     @computed_field(  # type: ignore[prop-decorator]
         description="The kind's unit, which `value` is in (GB, TB/s, MB, PFLOPS, W, nm, chips)."
@@ -213,7 +214,7 @@ class ChipSpec(documents.Spec):
         return self.display_unit
 
     @classmethod
-    def of(cls, spec: documents.Spec) -> Self:
+    def of(cls, spec: chip_documents.Spec) -> Self:
         return _with_sources_drawn(cls, spec)
 
 
@@ -236,7 +237,7 @@ def _with_sources_drawn[T: Verified](cls: type[T], row: Verified) -> T:
     return shaped
 
 
-class ChipAvailability(documents.Availability):
+class ChipAvailability(chip_documents.Availability):
     """A stage the chip reached, with its month and its sources."""
 
     sources: list[CitedSource] = Field(  # type: ignore[assignment]  # the document's ids, drawn out
@@ -246,10 +247,10 @@ class ChipAvailability(documents.Availability):
     @computed_field(description="The stage as pages name it: “Generally available”.")  # type: ignore[prop-decorator]
     @property
     def stage_label(self) -> str:
-        return documents.STAGES[self.stage]
+        return chip_documents.STAGES[self.stage]
 
     @classmethod
-    def of(cls, row: documents.Availability) -> Self:
+    def of(cls, row: chip_documents.Availability) -> Self:
         return _with_sources_drawn(cls, row)
 
 

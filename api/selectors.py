@@ -14,13 +14,13 @@ from django.core.paginator import EmptyPage, Page, Paginator
 from django.http import HttpRequest, QueryDict
 from django.urls import reverse
 
+from chips.selectors import CHIPS_KEY, LiveChip, drawn, live_chip, live_chips
 from claims.verification import PageVerification
 from comparisons.documents import comparison_document_of
 from comparisons.models import ComparisonVersion
 from comparisons.selectors import editorial_table, live_comparison
 from editorial.models import PublishedVersion
 from infra.stored import shows
-from vendors.chip_selectors import CHIPS_KEY, LiveChip, drawn, live_chip, live_chips
 from vendors.documents import document_of
 from vendors.filters import VendorFilter
 from vendors.listings import KeysFirstPaginator, add_score_cells

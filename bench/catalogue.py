@@ -5,6 +5,9 @@ events, scores, FAQs), published in bulk with the same document builder publishi
 Imported by bench/load.py once Django is set up."""
 
 import datetime as dt
+import functools
+
+CHUNK = 500  # vendors written in one transaction
 
 
 def grow(to_size):
@@ -12,127 +15,135 @@ def grow(to_size):
     from django.db import transaction
     from django.utils import timezone
 
-    from claims.models import Source
-    from editorial.registry import publication_for
-    from vendors.documents import document_of
-    from vendors.models import (
-        FAQ,
-        Attribute,
-        Axis,
-        Event,
-        Fact,
-        FactCitation,
-        Lane,
-        Score,
-        Spec,
-        SpecCitation,
-        Vendor,
-        VendorVersion,
-        VersionScore,
-    )
-    from vendors.publishing import vendor_documents, write_version_chips
+    from vendors.models import Attribute, Axis, Lane, VendorVersion
 
     have = VendorVersion.objects.live().count()
     lanes, axes = list(Lane.objects.all()), list(Axis.objects.filter(is_active=True))
     attributes = list(Attribute.objects.all())
-    publication = publication_for(Vendor)
     now = timezone.now() - dt.timedelta(minutes=1)
-    chunk = 500
-    for start in range(have, to_size, chunk):
-        count = min(chunk, to_size - start)
+    for start in range(have, to_size, CHUNK):
         with transaction.atomic():
-            vendors = Vendor.objects.bulk_create(
-                Vendor(
-                    name=f"Synthetic chip {n:05}",
-                    slug=f"synthetic-{n:05}",
-                    company=f"Synthetic Company {n}",
-                    lane=lanes[n % len(lanes)],
-                    summary="A synthetic vendor for the benchmark.",
-                    alternative_blurb="Teams that need a benchmark.",
-                    has_unpublished_changes=False,
-                )
-                for n in range(start, start + count)
+            vendors = _vendors(range(start, min(start + CHUNK, to_size)), lanes)
+            source_of = _datasheets(vendors)
+            _dress(vendors, attributes=attributes, axes=axes, source_of=source_of, on=now.date())
+            _chips(vendors, source_of=source_of, on=now.date())
+            _publish(vendors, at=now)
+    _announce_bulk_writes()
+
+
+def _vendors(numbers, lanes):
+    from vendors.models import Vendor
+
+    return Vendor.objects.bulk_create(
+        Vendor(
+            name=f"Synthetic chip {n:05}",
+            slug=f"synthetic-{n:05}",
+            company=f"Synthetic Company {n}",
+            lane=lanes[n % len(lanes)],
+            summary="A synthetic vendor for the benchmark.",
+            alternative_blurb="Teams that need a benchmark.",
+            has_unpublished_changes=False,
+        )
+        for n in numbers
+    )
+
+
+def _datasheets(vendors):
+    """{vendor's pk: the one source every claim of that vendor cites}."""
+    from claims.models import Source
+
+    sources = Source.objects.bulk_create(
+        Source(title=f"Datasheet of {v.name}", publisher="Example", url=f"https://example.com/{v.slug}")
+        for v in vendors
+    )
+    return {v.pk: s for v, s in zip(vendors, sources, strict=True)}
+
+
+def _dress(vendors, *, attributes, axes, source_of, on):
+    """Like the reference profile: a cited fact for every attribute, events, scores and FAQs."""
+    from vendors.models import FAQ, Event, Fact, FactCitation, Score
+
+    facts = Fact.objects.bulk_create(
+        Fact(vendor=v, attribute=a, value=f"{a.name} of {v.name}", verified_on=on, position=i)
+        for v in vendors
+        for i, a in enumerate(attributes)
+    )
+    FactCitation.objects.bulk_create(FactCitation(cited=f, source=source_of[f.vendor_id]) for f in facts)
+    Event.objects.bulk_create(
+        Event(vendor=v, date=dt.date(2026, m, 1), precision="month", text=f"Milestone {m}.", position=m)
+        for v in vendors
+        for m in (3, 6, 9)
+    )
+    Score.objects.bulk_create(
+        Score(vendor=v, axis=a, value=1 + (v.pk + a.pk) % 5) for v in vendors for a in axes
+    )
+    FAQ.objects.bulk_create(
+        FAQ(vendor=v, question=f"Question {q}?", answer="An answer.", position=q)
+        for v in vendors
+        for q in (1, 2, 3)
+    )
+
+
+def _chips(vendors, *, source_of, on):
+    """One chip a vendor (so 10, 1,000 and 10,000 chips), dressed like the demo's: memory,
+    bandwidth and compute per chip, and a per-system scale, each citing the datasheet."""
+    from chips.models import Spec, SpecCitation
+
+    specs = Spec.objects.bulk_create(
+        Spec(vendor=v, chip=f"Synthetic X{v.pk}", verified_on=on, position=i, **given)
+        for v in vendors
+        for i, given in enumerate(
+            (
+                {"kind": "memory", "quantity": 16 + v.pk % 300, "unit": "GB"},
+                {"kind": "bandwidth", "quantity": 1 + v.pk % 9, "unit": "TB/s"},
+                {"kind": "compute", "quantity": 1 + v.pk % 20, "unit": "PFLOPS", "precision": "FP8"},
+                {"kind": "scale", "quantity": 8 * (1 + v.pk % 16), "unit": "chips", "scope": "system"},
             )
-            sources = Source.objects.bulk_create(
-                Source(
-                    title=f"Datasheet of {v.name}", publisher="Example", url=f"https://example.com/{v.slug}"
-                )
-                for v in vendors
-            )
-            facts = Fact.objects.bulk_create(
-                Fact(vendor=v, attribute=a, value=f"{a.name} of {v.name}", verified_on=now.date(), position=i)
-                for v in vendors
-                for i, a in enumerate(attributes)
-            )
-            source_of = {v.pk: s for v, s in zip(vendors, sources, strict=True)}
-            FactCitation.objects.bulk_create(
-                FactCitation(cited=f, source=source_of[f.vendor_id]) for f in facts
-            )
-            Event.objects.bulk_create(
-                Event(
-                    vendor=v, date=dt.date(2026, m, 1), precision="month", text=f"Milestone {m}.", position=m
-                )
-                for v in vendors
-                for m in (3, 6, 9)
-            )
-            Score.objects.bulk_create(
-                Score(vendor=v, axis=a, value=1 + (v.pk + a.pk) % 5) for v in vendors for a in axes
-            )
-            FAQ.objects.bulk_create(
-                FAQ(vendor=v, question=f"Question {q}?", answer="An answer.", position=q)
-                for v in vendors
-                for q in (1, 2, 3)
-            )
-            # One chip a vendor (so 10, 1,000 and 10,000 chips), dressed like the demo's: memory,
-            # bandwidth and compute per chip, and a per-system scale, each citing the datasheet.
-            specs = Spec.objects.bulk_create(
-                Spec(vendor=v, chip=f"Synthetic X{v.pk}", verified_on=now.date(), position=i, **given)
-                for v in vendors
-                for i, given in enumerate(
-                    (
-                        {"kind": "memory", "quantity": 16 + v.pk % 300, "unit": "GB"},
-                        {"kind": "bandwidth", "quantity": 1 + v.pk % 9, "unit": "TB/s"},
-                        {"kind": "compute", "quantity": 1 + v.pk % 20, "unit": "PFLOPS", "precision": "FP8"},
-                        {
-                            "kind": "scale",
-                            "quantity": 8 * (1 + v.pk % 16),
-                            "unit": "chips",
-                            "scope": "system",
-                        },
-                    )
-                )
-            )
-            SpecCitation.objects.bulk_create(
-                SpecCitation(cited=s, source=source_of[s.vendor_id]) for s in specs
-            )
-            documents = vendor_documents(Vendor.objects.filter(pk__in=[v.pk for v in vendors]))
-            versions = VendorVersion.objects.bulk_create(
-                VendorVersion(
-                    item_id=pk,
-                    number=1,
-                    published_at=now,
-                    document=document,
-                    history=[
-                        {
-                            "number": 1,
-                            "published_at": now.isoformat(),
-                            "changes": [],
-                            "note": "",
-                            "first": True,
-                            **publication.history_entry(document),
-                        }
-                    ],
-                    **publication.columns(document),
-                )
-                for pk, document in documents.items()
-            )
-            VersionScore.objects.bulk_create(
-                VersionScore(version=version, axis_id=score["axis"]["id"], value=score["value"])
-                for version in versions
-                for score in version.document["scores"]
-            )
-            for version in versions:  # what /chips/ sorts and filters on, as a publish writes it
-                write_version_chips(version, document_of(version).chips)
+        )
+    )
+    SpecCitation.objects.bulk_create(SpecCitation(cited=s, source=source_of[s.vendor_id]) for s in specs)
+
+
+def _publish(vendors, *, at):
+    """Each vendor's first version, written in bulk with the document builder publishing uses."""
+    from editorial.registry import publication_for
+    from vendors.documents import document_of
+    from vendors.models import Vendor, VendorVersion, VersionScore
+    from vendors.publishing import vendor_documents, write_version_chips
+
+    publication = publication_for(Vendor)
+    documents = vendor_documents(Vendor.objects.filter(pk__in=[v.pk for v in vendors]))
+    versions = VendorVersion.objects.bulk_create(
+        VendorVersion(
+            item_id=pk,
+            number=1,
+            published_at=at,
+            document=document,
+            history=[
+                {
+                    "number": 1,
+                    "published_at": at.isoformat(),
+                    "changes": [],
+                    "note": "",
+                    "first": True,
+                    **publication.history_entry(document),
+                }
+            ],
+            **publication.columns(document),
+        )
+        for pk, document in documents.items()
+    )
+    VersionScore.objects.bulk_create(
+        VersionScore(version=version, axis_id=score["axis"]["id"], value=score["value"])
+        for version in versions
+        for score in version.document["scores"]
+    )
+    for version in versions:  # what /chips/ sorts and filters on, as a publish writes it
+        write_version_chips(version, document_of(version).chips)
+
+
+def _announce_bulk_writes():
+    """What the workflow would have done for versions it wrote one by one."""
     # Site search indexes versions as the workflow writes them; these were written in bulk.
     from discovery.search import index_all
 
@@ -178,11 +189,9 @@ def queries_and_bytes(urls):
     """Each page's query count (page cache off) and its size, through Django's test client."""
     from django.db import connection
     from django.test import Client, override_settings
-    from django.test.utils import CaptureQueriesContext, setup_test_environment
+    from django.test.utils import CaptureQueriesContext
 
-    if not getattr(queries_and_bytes, "ready", False):
-        setup_test_environment()
-        queries_and_bytes.ready = True
+    _test_environment()
     client, found = Client(), {}
     with override_settings(PAGE_CACHE_ENABLED=False):
         for name, url in urls.items():
@@ -191,3 +200,11 @@ def queries_and_bytes(urls):
             assert response.status_code == 200, (url, response.status_code)
             found[name] = (len(queries), len(response.content))
     return found
+
+
+@functools.cache
+def _test_environment():
+    """Django's test environment (the test client records templates and context), set up once."""
+    from django.test.utils import setup_test_environment
+
+    setup_test_environment()

@@ -118,7 +118,7 @@ def stored_page_types():
         "feed": reverse("feed"),
         "sitemap index": reverse("sitemap"),
         "sitemap, a page of profiles": reverse("sitemap_section", kwargs={"section": "profiles", "page": 1}),
-        "chips": reverse("vendors:chips"),
+        "chips": reverse("chips:list"),
         "download (CSV)": reverse("opendata:vendor", args=[ANCHOR_SLUG, "csv"]),
         "API detail": reverse("api:vendor", args=[ANCHOR_SLUG]),
     }
@@ -272,7 +272,7 @@ def publish_to_fresh(server, *, count):
             publishing.drain()
             marker = f"Fresh {time.time():.0f} {n}"
             committed = publishing.fact_change(ANCHOR_SLUG, marker)
-            times = {}
+            times: dict[str, float] = {}
             while len(times) < 2:
                 now = time.monotonic()
                 if now - committed > 60:

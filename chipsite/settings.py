@@ -57,6 +57,7 @@ INSTALLED_APPS = [
     "infra",
     "editorial",
     "claims",
+    "chips",
     "vendors",
     "comparisons",
     "discovery",

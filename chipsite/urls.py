@@ -1,10 +1,10 @@
 from django.conf import settings
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import URLPattern, URLResolver, include, path
 
 handler500 = "infra.outage.server_error"
 
-urlpatterns = [
+urlpatterns: list[URLPattern | URLResolver] = [
     path("", include("infra.urls")),  # /healthz, /readyz, /media/...
     # The second step of a staff sign-in (infra/second_factor/), before the admin's own pages.
     path("admin/second-factor/", include("infra.second_factor.urls")),
@@ -13,6 +13,7 @@ urlpatterns = [
     path("api/v1/", include("api.urls")),
     path("", include("discovery.urls")),
     path("", include("vendors.urls")),
+    path("", include("chips.urls")),
     path("", include("comparisons.urls")),
     path("", include("corrections.urls")),
     path("", include("opendata.urls")),

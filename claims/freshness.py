@@ -75,7 +75,8 @@ def stale_condition(
     """``is_stale`` as a filter on a queryset of facts, events or scores, whose citations
     live in ``citation_model`` (``cited`` and ``source`` foreign keys)."""
     cutoff = stale_before(days=days, today=today)
-    citations = citation_model._default_manager.filter(
+    # ``cited`` is declared on each table citation_table builds, not on the abstract Citation.
+    citations = citation_model._default_manager.filter(  # type: ignore[misc]
         cited=OuterRef("pk"), source__problem_at__gt=OuterRef("verified_moment")
     )
     return Q(verified_on__isnull=True) | Q(verified_on__lt=cutoff) | Q(Exists(citations))

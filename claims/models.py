@@ -8,6 +8,7 @@ PROTECT: the database refuses to delete a source that anything still cites.
 """
 
 import datetime as dt
+from typing import ClassVar, Self
 from urllib.parse import urlsplit, urlunsplit
 
 from django.conf import settings
@@ -32,7 +33,7 @@ def normalise_url(url):
     return urlunsplit((parts.scheme.lower(), parts.netloc.lower(), path, parts.query, ""))
 
 
-class SourceQuerySet(models.QuerySet):
+class SourceQuerySet(models.QuerySet["Source"]):
     def with_url(self, url):
         """The sources whose URL is ``url`` once both are normalised (normalise_url)."""
         wanted = normalise_url(url)
@@ -139,6 +140,16 @@ class Source(models.Model):
         return f"page text changed since {short_day(self.text_changed_since)}"
 
 
+def display_date(date, precision):
+    """How a date reads at its precision (an event's, an availability's month): “3 Dec 2025”,
+    “Dec 2025” or “2025”."""
+    if precision == "year":
+        return f"{date:%Y}"
+    if precision == "month":
+        return f"{date:%b %Y}"
+    return f"{date.day} {date:%b %Y}"
+
+
 def short_day(day):
     """“2 Dec”, or “2 Dec 2025” outside the current year."""
     text = f"{day.day} {day:%b}"
@@ -189,7 +200,7 @@ class VerifiableQuerySet(models.QuerySet):
         or citing a source whose check found a problem after they were last verified
         (it failed twice in a row or moved to another site: see claims/source_checks.py)."""
         return self.annotate(verified_moment=verified_moment_expression()).filter(
-            stale_condition(self.model.sources.through, days=days, today=today)
+            stale_condition(citation_table_of(self.model), days=days, today=today)
         )
 
     def with_source_problems(self):
@@ -231,6 +242,10 @@ class Citation(models.Model):
         abstract = True
         ordering = ["pk"]
 
+    # The row that cites: each table citation_table builds declares it as a foreign key.
+    cited: models.Model
+    objects: ClassVar[models.Manager[Self]]  # each concrete table's own
+
     def __str__(self):
         return f"{self.cited} cites {self.source}"
 
@@ -251,10 +266,13 @@ def evidence_constraints(prefix: str) -> list[models.BaseConstraint]:
     ]
 
 
-def citation_table(cited: type[models.Model], *, verbose_name: str, unique_name: str, prefix: str):
-    """The citation table of one claim model: a Citation whose ``cited`` points at ``cited``
-    (its column named as the model, e.g. ``fact_id``), unique per cited row and source, held by
-    the database to the evidence rules. Declared once here in place of one near copy per model:
+def citation_table(
+    cited: type[models.Model], *, verbose_name: str, unique_name: str, prefix: str, column: str = ""
+) -> type[Citation]:
+    """The citation table of one claim model: a Citation whose ``cited`` points at ``cited`` (in
+    the column ``column``, by default named as the model: ``fact_id``), unique per cited row and
+    source, held by the database to the evidence rules. Declared once here, in place of one near
+    copy per model:
 
         FactCitation = citation_table(Fact, verbose_name="fact citation", ...)
     """
@@ -275,10 +293,19 @@ def citation_table(cited: type[models.Model], *, verbose_name: str, unique_name:
         "__module__": cited.__module__,
         "__qualname__": name,
         "__doc__": f"What one {verbose_name.removesuffix(' citation')} cites: a source and its evidence.",
-        "cited": models.ForeignKey(cited, on_delete=models.CASCADE, db_column=f"{model_name}_id"),
+        "cited": models.ForeignKey(cited, on_delete=models.CASCADE, db_column=column or f"{model_name}_id"),
         "Meta": meta,
     }
     return type(name, (Citation,), attributes)
+
+
+def citation_table_of(model: type[models.Model]) -> type[Citation]:
+    """The citation table ``model`` cites its ``sources`` through (see citation_table)."""
+    field = model._meta.get_field("sources")
+    assert isinstance(field, models.ManyToManyField)
+    through = field.remote_field.through
+    assert isinstance(through, type) and issubclass(through, Citation)
+    return through
 
 
 def citations_of(model) -> str:

@@ -3,7 +3,7 @@
 from django import forms
 from django.contrib import admin
 from django.contrib.admin.widgets import RelatedFieldWidgetWrapper
-from django.db.models import Count, Q
+from django.db.models import Count, Model, Q
 
 from claims.admin.editing import (
     AutocompletesKnowChoices,
@@ -107,7 +107,7 @@ class CriterionForm(PositionedInlineForm):
 
     def clean(self):
         cleaned = super().clean()
-        if cleaned.get("attribute") and cleaned.get("axis"):
+        if cleaned is not None and cleaned.get("attribute") and cleaned.get("axis"):
             # On the field, so the model's own check of the pair is skipped, not said twice.
             self.add_error(
                 "axis", "A criterion shows an attribute's values or an axis's scores, not both: clear one."
@@ -253,7 +253,7 @@ class ComparisonAdmin(InSections, ResolvesChoicesOnce, FillsPositions, CitesSour
     @staticmethod
     def _assessments_going_with(formsets):
         """How many assessments the vendors and criteria deleted in this request take with them."""
-        removed = {ComparisonVendor: [], Criterion: [], Assessment: []}
+        removed: dict[type[Model], list[int]] = {ComparisonVendor: [], Criterion: [], Assessment: []}
         for formset in formsets:
             if formset.model in removed:
                 removed[formset.model] += [f.instance.pk for f in formset.deleted_forms if f.instance.pk]

@@ -1,5 +1,7 @@
 """Editorial head-to-head comparisons of two to five vendors, with their own criteria."""
 
+from typing import TYPE_CHECKING
+
 import reversion
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
@@ -7,9 +9,12 @@ from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 
-from claims.models import Citation, Source, evidence_constraints, with_citations
+from claims.models import Citation, Source, citation_table, with_citations
 from editorial.models import Editable, PublishedVersion
 from vendors.models import SCORE_MAX, SCORE_MIN, Attribute, Axis, Vendor
+
+if TYPE_CHECKING:
+    from django.db.models.fields.related_descriptors import RelatedManager
 
 MIN_VENDORS = 2
 MAX_VENDORS = 5
@@ -28,6 +33,8 @@ class Comparison(Editable):
     intro = models.TextField(blank=True, help_text="Markdown. Shown above the table.")
     verdict = models.TextField(blank=True, help_text="Markdown. The editor's verdict.")
     vendors = models.ManyToManyField(Vendor, through="ComparisonVendor", related_name="comparisons")
+    # The reverse of ComparisonCitation.cited, a table citation_table builds.
+    comparisoncitation_set: "RelatedManager[Citation]"
     sources = models.ManyToManyField(
         Source, through="ComparisonCitation", blank=True, related_name="comparisons"
     )
@@ -66,7 +73,8 @@ class Comparison(Editable):
 
     @property
     def citations_for_revision(self):
-        return self.comparisoncitation_set.select_related("cited", "source")
+        # ``cited`` is ComparisonCitation's own, which the abstract Citation does not declare.
+        return self.comparisoncitation_set.select_related("cited", "source")  # type: ignore[misc]
 
 
 class ComparisonVersion(PublishedVersion):
@@ -221,37 +229,25 @@ class ComparisonFAQ(models.Model):
         return self.question
 
 
-class ComparisonCitation(Citation):
-    cited = models.ForeignKey(Comparison, on_delete=models.CASCADE, db_column="comparison_id")
-
-    class Meta(Citation.Meta):
-        verbose_name = "comparison citation"
-        constraints = [
-            models.UniqueConstraint(fields=["cited", "source"], name="unique_comparison_citation"),
-            *evidence_constraints("comparison_citation"),
-        ]
-
-
-class AssessmentCitation(Citation):
-    cited = models.ForeignKey(Assessment, on_delete=models.CASCADE, db_column="assessment_id")
-
-    class Meta(Citation.Meta):
-        verbose_name = "assessment citation"
-        constraints = [
-            models.UniqueConstraint(fields=["cited", "source"], name="unique_assessment_citation"),
-            *evidence_constraints("assessment_citation"),
-        ]
-
-
-class ComparisonFAQCitation(Citation):
-    cited = models.ForeignKey(ComparisonFAQ, on_delete=models.CASCADE, db_column="faq_id")
-
-    class Meta(Citation.Meta):
-        verbose_name = "comparison answer citation"
-        constraints = [
-            models.UniqueConstraint(fields=["cited", "source"], name="unique_comparison_answer_citation"),
-            *evidence_constraints("comparison_answer_citation"),
-        ]
+ComparisonCitation = citation_table(
+    Comparison,
+    verbose_name="comparison citation",
+    unique_name="unique_comparison_citation",
+    prefix="comparison_citation",
+)
+AssessmentCitation = citation_table(
+    Assessment,
+    verbose_name="assessment citation",
+    unique_name="unique_assessment_citation",
+    prefix="assessment_citation",
+)
+ComparisonFAQCitation = citation_table(
+    ComparisonFAQ,
+    verbose_name="comparison answer citation",
+    unique_name="unique_comparison_answer_citation",
+    prefix="comparison_answer_citation",
+    column="faq_id",
+)
 
 
 # Revisions record a whole comparison: its vendors, criteria, assessments, FAQs and citations.

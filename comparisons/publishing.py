@@ -4,21 +4,24 @@ The vendors' facts and scores are not copied in: a comparison page lines up its 
 own live versions, so a vendor's published change shows on every comparison at once.
 """
 
+from typing import Any
+
 from django.db.models import Prefetch
 
 from claims.markdown import plain_text
 from claims.models import Source, citations_of
 from editorial.diff import Kind
-from editorial.registry import Publication
+from editorial.models import Editable, PublishedVersion
+from editorial.registry import Document, Publication
 from vendors.publishing import faq_search_entry, sources_content
 
 from .documents import ComparisonDocument, comparison_document_of
 from .models import Assessment, Comparison, ComparisonFAQ, ComparisonVendor, ComparisonVersion, Criterion
 
 
-def comparison_document(comparison):
+def comparison_document(comparison: Editable) -> Document:
     plain_sources = Prefetch("sources", queryset=Source.objects.order_by())
-    comparison = Comparison.objects.prefetch_related(
+    found = Comparison.objects.prefetch_related(
         Prefetch("entries", queryset=ComparisonVendor.objects.order_by("position", "pk")),
         Prefetch(
             "criteria",
@@ -38,7 +41,7 @@ def comparison_document(comparison):
         plain_sources,
         citations_of(Comparison),
     ).get(pk=comparison.pk)
-    return ComparisonDocument.build(comparison).as_json()
+    return ComparisonDocument.build(found).as_json()
 
 
 class ComparisonPublication(Publication):
@@ -52,14 +55,14 @@ class ComparisonPublication(Publication):
         "comparisons.comparisonfaq": Kind("FAQ", "question"),
     }
 
-    def document(self, obj):
+    def document(self, obj: Editable) -> Document:
         return comparison_document(obj)
 
-    def columns(self, document):
+    def columns(self, document: Document) -> dict[str, Any]:
         page = ComparisonDocument.parse(document)
         return {"slug": page.slug, "title": page.title, "summary": page.summary}
 
-    def search_entries(self, document):
+    def search_entries(self, document: Document) -> list[dict[str, Any]]:
         page = ComparisonDocument.parse(document)
         url = page.get_absolute_url()
         texts = [page.summary, page.intro, page.verdict]
@@ -75,8 +78,9 @@ class ComparisonPublication(Publication):
         ]
         return [{**entry, "page": page.title, "position": position} for position, entry in enumerate(entries)]
 
-    def content(self, document):
+    def content(self, document: Document) -> Document:
         return {**document, "sources": sources_content(document["sources"])}
 
-    def after_write(self, version):
+    def after_write(self, version: PublishedVersion) -> None:
+        assert isinstance(version, ComparisonVersion)
         version.vendors.set([entry.vendor_id for entry in comparison_document_of(version).entries])

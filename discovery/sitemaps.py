@@ -120,7 +120,7 @@ class ListSitemap(PagedSitemap):
         "vendors:rankings",
         "vendors:list",
         "vendors:lanes",
-        "vendors:chips",
+        "chips:list",
         "comparisons:list",
         "opendata:index",
     ]

@@ -180,7 +180,7 @@ def rankings(request, page):
 def chips(request, chips):
     """A table of chips as an ItemList of Products, each number a PropertyValue with its unit,
     as the source gave it, and the month it became generally available as its releaseDate:
-    ``chips`` are vendors.chip_selectors.LiveChip, in the page's order."""
+    ``chips`` are chips.selectors.LiveChip, in the page's order."""
     if not chips:
         return None
 

@@ -6,13 +6,14 @@ from collections.abc import Iterable, Sequence
 
 from django.db.models import QuerySet
 
+from chips.models import VersionChip
+from chips.selectors import LiveChip, drawn, live_chips
 from comparisons.documents import ComparisonDocument, comparison_document_of
 from comparisons.models import ComparisonVersion
 from comparisons.selectors import live_comparison
 from editorial.models import VersionQuerySet
-from vendors.chip_selectors import LiveChip, drawn, live_chips
 from vendors.listings import ranked_then_not_scored
-from vendors.models import Axis, VendorVersion, VersionChip, VersionScore
+from vendors.models import Axis, VendorVersion, VersionScore
 from vendors.selectors import lanes_with_vendor_counts, live_vendors
 
 __all__ = ["lanes_with_vendor_counts", "live_comparison"]

@@ -3,11 +3,11 @@ from collections import defaultdict
 from django.http import Http404, HttpResponse
 from django.views.generic import TemplateView
 
+from chips.selectors import CHIPS_KEY
 from claims.freshness import stale_before
 from comparisons.documents import comparison_document_of
 from infra.cache import cached, cached_each
 from infra.stored import DEFERRED, expires, shows
-from vendors.chip_selectors import CHIPS_KEY
 from vendors.documents import document_of
 from vendors.listings import KeysFirstPaginator
 from vendors.selectors import active_axes, live_version

@@ -7,10 +7,11 @@ import re
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
+from chips.models import Availability, Spec
 from claims.models import Source
 from comparisons.models import Assessment, Comparison, ComparisonVendor, Criterion
 from editorial import services
-from vendors.models import FAQ, Attribute, Availability, Axis, Event, Fact, Lane, Score, Spec, Vendor
+from vendors.models import FAQ, Attribute, Axis, Event, Fact, Lane, Score, Vendor
 
 _seq = itertools.count(1)
 
@@ -206,8 +207,7 @@ def role_group(name):
         importlib.import_module("corrections.migrations.0002_editor_and_publisher_may_decide").grant(
             Group, Permission
         )
-        importlib.import_module("vendors.migrations.0016_spec_permissions").grant(Group, Permission)
-        importlib.import_module("vendors.migrations.0018_availability_permissions").grant(Group, Permission)
+        importlib.import_module("chips.migrations.0002_content_types_and_tables").grant(Group, Permission)
     return Group.objects.get(name=name)
 
 

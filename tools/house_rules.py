@@ -28,7 +28,8 @@ def broken(path):
         yield f"{name}: {lines} lines (at most {MAX_LINES})"
     for block in cc_visit(text):
         if block.complexity > MAX_COMPLEXITY:
-            yield f"{name}:{block.lineno} {block.fullname}: complexity {block.complexity} (at most {MAX_COMPLEXITY})"
+            where = f"{name}:{block.lineno} {block.fullname}"
+            yield f"{where}: complexity {block.complexity} (at most {MAX_COMPLEXITY})"
 
 
 def main():

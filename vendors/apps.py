@@ -27,6 +27,12 @@ class VendorsConfig(AppConfig):
 
         on_problem_moved(refresh_pages_citing)  # a source's check moves what its pages show
 
+        from chips import catalogue
+
+        from .documents import LiveProfiles
+
+        catalogue.register(LiveProfiles())  # the chip pages read the live profiles' chips
+
         from . import pages
 
         pages.register()  # its stored pages (infra/stored/)

@@ -6,7 +6,8 @@ from django.conf import settings
 from django.db.models import Q
 from django.urls import reverse
 
-from claims.models import Source
+from claims.models import Source, citation_table_of
+
 from .publishing import VERIFIED_KINDS
 
 SHOWN_AT_MOST = 20  # rows named per kind; the queue has the rest
@@ -25,7 +26,9 @@ def stale_rows_and_dead_sources(user):
             lines.append(f"- {count} of the {noun} you verified are stale: {named}{more}.")
     cited = Q()
     for model in VERIFIED_KINDS.values():
-        cited |= Q(pk__in=model.sources.through.objects.filter(cited__verified_by=user).values("source"))
+        # ``cited`` is each citation table's own, which the abstract Citation does not declare.
+        citations = citation_table_of(model).objects.filter(cited__verified_by=user)  # type: ignore[misc]
+        cited |= Q(pk__in=citations.values("source"))
     dead = Source.objects.filter(cited, problem_on__isnull=False)
     for source in dead.order_by("pk")[:SHOWN_AT_MOST]:
         lines.append(f"- A source you cite is failing ({source.problem}): {source.title} <{source.url}>")

@@ -5,14 +5,12 @@ publish changes for visitors (``page_keys``). editorial.pages acts on it."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
 from django.urls import reverse
 
 from editorial.pages import Pages, declare
 
 from . import alternatives
-from .chip_selectors import CHIPS_KEY
 from .documents import VendorDocument
 from .models import Lane, VendorVersion
 
@@ -25,7 +23,6 @@ URL_NAMES = (
     "vendors:citation",
     "vendors:lanes",
     "vendors:lane",
-    "vendors:chips",
 )
 CITATION_FORMATS = ("bib", "json")
 # Which vendors are live, and at which address: what a page that lists every live vendor by
@@ -52,7 +49,6 @@ def item_paths(version: VendorVersion) -> list[str]:
 
 def every_path() -> Iterator[str]:
     yield from (reverse("vendors:rankings"), reverse("vendors:list"), reverse("vendors:lanes"))
-    yield reverse("vendors:chips")
     for slug in Lane.objects.order_by("position", "name").values_list("slug", flat=True):
         yield reverse("vendors:lane", args=[slug])
     live = VendorVersion.objects.live().values_list("item_id", "slug")
@@ -97,17 +93,11 @@ def page_keys(before: VendorVersion | None, after: VendorVersion | None) -> set[
         keys |= {"entries", *(f"lane-{v.lane_id}" for v in (before, after) if v is not None)}
     if alternatives.card_entry(before) != alternatives.card_entry(after):
         keys |= {alternatives.lane_key(v.lane_id) for v in (before, after) if v is not None and v.lane_id}
-    if _chips(before) != _chips(after):
-        keys.add(CHIPS_KEY)  # every live chip at once: the chip list, its downloads
     if alternatives.reason_inputs(_document(before)) != alternatives.reason_inputs(_document(after)):
         keys.add(alternatives.page_key(version.item_id))  # other profiles' reasons for it
     if after is None or after.content_changed:
         keys |= {"changes", *(f"lane-changes-{v.lane_id}" for v in (before, after) if v is not None)}
     return keys
-
-
-def _chips(version: VendorVersion | None) -> list[Any]:
-    return version.document.get("chips", []) if version is not None and version.document else []
 
 
 def _document(version: VendorVersion | None) -> VendorDocument | None:

@@ -8,39 +8,30 @@ built from the working copy, so the two can never look different.
 
 import copy
 import datetime as dt
+from collections.abc import Iterator, Sequence, Sized
 from typing import Any
 
-from django.db.models import Prefetch
+from django.db.models import Prefetch, QuerySet
 
+from chips import units
+from chips.documents import STAGES, Chip
+from chips.models import Availability, Spec, VersionChip, VersionSpec
 from claims.documents import Verified
 from claims.markdown import plain_text
-from claims.models import Source, citations_of
+from claims.models import Source, citations_of, display_date
 from editorial.diff import Kind
-from editorial.registry import Publication
+from editorial.models import Editable, PublishedVersion
+from editorial.registry import Document, Publication
 
-from . import units
 from .documents import FAQ as FAQDocument
-from .documents import STAGES, VendorDocument, document_of
-from .models import (
-    FAQ,
-    Availability,
-    Axis,
-    Event,
-    Fact,
-    Score,
-    Spec,
-    Vendor,
-    VendorVersion,
-    VersionChip,
-    VersionScore,
-    VersionSpec,
-    display_date,
-)
+from .documents import VendorDocument, document_of
+from .models import FAQ, Axis, Event, Fact, Score, Vendor, VendorVersion, VersionScore
 
 # The rows an editor verifies, by the name of their list in a document (a chip's specs and
 # availability are lists of each chip): what “Mark verified today”, the staleness queues and
 # carrying a verification across versions all go through.
-VERIFIED_KINDS = {
+type VerifiedModel = type[Fact] | type[Event] | type[Score] | type[Spec] | type[Availability]
+VERIFIED_KINDS: dict[str, VerifiedModel] = {
     "facts": Fact,
     "events": Event,
     "scores": Score,
@@ -50,7 +41,7 @@ VERIFIED_KINDS = {
 CHIP_KINDS = ("specs", "availability")
 
 
-def verified_rows(document: dict[str, Any]):
+def verified_rows(document: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
     """(kind, row) for each verified row of a document as JSON, in page order."""
     for kind in VERIFIED_KINDS:
         if kind not in CHIP_KINDS:
@@ -67,12 +58,12 @@ def vendor_document(vendor: Vendor) -> dict[str, Any]:
     return VendorDocument.build(_with_rows(Vendor.objects.filter(pk=vendor.pk)).get()).as_json()
 
 
-def vendor_documents(queryset) -> dict[int, dict[str, Any]]:
+def vendor_documents(queryset: QuerySet[Vendor]) -> dict[int, dict[str, Any]]:
     """{vendor pk: document} for many vendors at once, in ten queries (bulk publishing)."""
     return {vendor.pk: VendorDocument.build(vendor).as_json() for vendor in _with_rows(queryset)}
 
 
-def _with_rows(queryset):
+def _with_rows(queryset: QuerySet[Vendor]) -> QuerySet[Vendor]:
     plain_sources = Prefetch("sources", queryset=Source.objects.order_by())
     return queryset.select_related("lane").prefetch_related(
         Prefetch(
@@ -100,7 +91,7 @@ def _with_rows(queryset):
 VERIFICATION = ("verified_on", "verified_at")  # what a verification moves, not content
 
 
-def _without_verification(row):
+def _without_verification(row: dict[str, Any]) -> dict[str, Any]:
     return {key: value for key, value in row.items() if key not in VERIFICATION}
 
 
@@ -129,16 +120,16 @@ class VendorPublication(Publication):
         "vendors.availability": Kind("", "chip", "month", name=availability_row_name),
     }
 
-    def document(self, obj):
-        return vendor_document(obj)
+    def document(self, obj: Editable) -> Document:
+        return vendor_document(_vendor(obj))
 
-    def summary(self, document):
+    def summary(self, document: Document) -> list[str]:
         page = VendorDocument.parse(document)
 
-        def count(n, noun):
+        def count(n: int, noun: str) -> str:
             return f"{n} {noun}{'' if n == 1 else 's'}"
 
-        kinds = [
+        kinds: list[tuple[Sized, str]] = [
             (page.facts, "fact"),
             (page.events, "event"),
             (page.scores, "score"),
@@ -159,7 +150,7 @@ class VendorPublication(Publication):
             lines.append(f"{count(never, 'row')} never verified: they start stale.")
         return lines
 
-    def columns(self, document):
+    def columns(self, document: Document) -> dict[str, Any]:
         page = VendorDocument.parse(document)
         verification = page.facts_verified
         active = list(Axis.objects.filter(is_active=True))
@@ -175,16 +166,17 @@ class VendorPublication(Publication):
             "fact_count": verification.facts,
         }
 
-    def history_entry(self, document):
+    def history_entry(self, document: Document) -> dict[str, Any]:
         # Each version's scores, so the profile can say “Software: 3 until Oct 2026, then 4”.
         return {
             "scores": {str(score.axis.id): score.value for score in VendorDocument.parse(document).scores}
         }
 
-    def search_entries(self, document):
+    def search_entries(self, document: Document) -> list[dict[str, Any]]:
         return vendor_search_entries(VendorDocument.parse(document))
 
-    def after_write(self, version):
+    def after_write(self, version: PublishedVersion) -> None:
+        assert isinstance(version, VendorVersion)
         document = document_of(version)
         VersionScore.objects.bulk_create(
             VersionScore(version=version, axis_id=score.axis.id, value=score.value)
@@ -192,7 +184,7 @@ class VendorPublication(Publication):
         )
         write_version_chips(version, document.chips)
 
-    def content(self, document):
+    def content(self, document: Document) -> Document:
         content = copy.deepcopy(document)
         for _, row in verified_rows(content):
             for key in VERIFICATION:
@@ -200,11 +192,11 @@ class VendorPublication(Publication):
         content["sources"] = sources_content(content["sources"])
         return content
 
-    def restamp(self, document, obj):
+    def restamp(self, document: Document, obj: Editable) -> Document:
         """Newer verified dates from the working copy, on rows whose content is unchanged, and
         each cited source's problem as its checks found it now."""
         restamped = copy.deepcopy(document)
-        for _, row, newer in _newer_verified(source=vendor_document(obj), target=restamped):
+        for _, row, newer in _newer_verified(source=vendor_document(_vendor(obj)), target=restamped):
             for key in VERIFICATION:
                 row[key] = newer[key]
         problems = dict(Source.objects.filter(pk__in=restamped["sources"]).values_list("pk", "problem_at"))
@@ -212,17 +204,23 @@ class VendorPublication(Publication):
             source["problem_at"] = problems.get(int(pk), source.get("problem_at"))
         return VendorDocument.parse(restamped).as_json()
 
-    def carry_verification(self, obj, document):
-        for kind, row, newer in _newer_verified(source=document, target=vendor_document(obj)):
+    def carry_verification(self, obj: Editable, document: Document) -> None:
+        for kind, row, newer in _newer_verified(source=document, target=vendor_document(_vendor(obj))):
             VERIFIED_KINDS[kind].objects.filter(pk=row["id"]).update(
                 verified_on=dt.date.fromisoformat(newer["verified_on"]),
                 verified_at=dt.datetime.fromisoformat(newer["verified_at"]) if newer["verified_at"] else None,
             )
 
 
-def write_version_chips(version, chips):
+def _vendor(obj: Editable) -> Vendor:
+    """The working copy a VendorPublication is handed: always a Vendor."""
+    assert isinstance(obj, Vendor)
+    return obj
+
+
+def write_version_chips(version: VendorVersion, chips: Sequence[Chip]) -> None:
     """What /chips/ sorts and filters a version's chips on: each chip, and each value in its
-    kind's unit (vendors/units.py)."""
+    kind's unit (chips/units.py)."""
     made = VersionChip.objects.bulk_create(
         VersionChip(
             version=version,
@@ -256,7 +254,9 @@ def sources_content(sources: dict[str, dict[str, Any]]) -> dict[str, dict[str, A
     }
 
 
-def _newer_verified(*, source, target):
+def _newer_verified(
+    *, source: dict[str, Any], target: dict[str, Any]
+) -> Iterator[tuple[str, dict[str, Any], dict[str, Any]]]:
     """(kind, target row, source row) for each row that says the same in both documents and
     was verified later in ``source``: the one rule for carrying verification across versions."""
     rows = {(kind, row["id"]): row for kind, row in verified_rows(source)}
@@ -268,7 +268,7 @@ def _newer_verified(*, source, target):
             yield kind, row, other
 
 
-def _verified_key(row):
+def _verified_key(row: dict[str, Any]) -> tuple[str, str]:
     """Which of two verifications of a row is later: the day, then the moment."""
     return (row["verified_on"] or "", row.get("verified_at") or "")
 
@@ -327,7 +327,7 @@ def faq_search_entry(faq: FAQDocument, page: str) -> dict[str, Any]:
     }
 
 
-def refresh_totals():
+def refresh_totals() -> int:
     """Recompute the stored totals of every version after the active axes changed.
 
     Totals are derived data (the sum over the active axes); they live on the versions so

@@ -26,6 +26,7 @@ from django.db.models.functions import Coalesce, RowNumber
 from django.template.defaultfilters import date as format_date
 from django.utils import timezone
 
+from chips import documents as chip_documents
 from claims.documents import Source
 from claims.verification import PageVerification
 from editorial.services import HistoryEntry
@@ -161,7 +162,7 @@ class Profile:
     change_log: list[ChangeLogEntry] = field(default_factory=list)
     change_count: int = 0
     score_history: list[str] = field(default_factory=list)
-    chips: list[documents.Chip] = field(default_factory=list)  # each with its specs, cited
+    chips: list[chip_documents.Chip] = field(default_factory=list)  # each with its specs, cited
 
     @property
     def events_heading(self) -> str:

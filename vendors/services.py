@@ -11,25 +11,13 @@ from django.db import transaction
 from django.db.models import F, Max, Model, Q, QuerySet
 from django.utils import timezone
 
-from claims.models import Source, Verifiable
+from chips.models import Availability, AvailabilityCitation, Spec, SpecCitation
+from claims.models import Citation, Source, Verifiable
 from editorial import services as workflow
 from editorial.revisions import record_revision
 
 from .importing import ImportChanged, ImportFileError, Plan, PlannedRow, plan_import
-from .models import (
-    Availability,
-    AvailabilityCitation,
-    Event,
-    EventCitation,
-    Fact,
-    FactCitation,
-    Score,
-    ScoreCitation,
-    Spec,
-    SpecCitation,
-    Vendor,
-    VendorVersion,
-)
+from .models import Event, EventCitation, Fact, FactCitation, Score, ScoreCitation, Vendor, VendorVersion
 from .publishing import VERIFIED_KINDS
 
 if TYPE_CHECKING:
@@ -37,13 +25,8 @@ if TYPE_CHECKING:
 
 type ClaimModel = type[Fact] | type[Event] | type[Score]
 type ImportedModel = ClaimModel | type[Spec] | type[Availability]  # a CSV file's rows (vendors/importing.py)
-type CitationModel = (
-    type[FactCitation]
-    | type[EventCitation]
-    | type[ScoreCitation]
-    | type[SpecCitation]
-    | type[AvailabilityCitation]
-)
+# A claim kind's citation table (claims.models.citation_table builds most of them).
+type CitationModel = type[Citation]
 
 VERIFIED_COMMENT = "Marked verified today."
 

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import chip_views, views
+from . import views
 
 app_name = "vendors"
 
@@ -11,8 +11,6 @@ urlpatterns = [
     path("vendors/<slug:slug>/changes/", views.ChangeLogView.as_view(), name="changes"),
     path("vendors/<slug:slug>/v/<int:number>/", views.VendorVersionView.as_view(), name="version"),
     path("vendors/<slug:slug>/v/<int:number>/cite.<str:format>", views.citation_download, name="citation"),
-    path("chips/", chip_views.ChipListView.as_view(), name="chips"),
-    path("chips/compare/", chip_views.chip_compare, name="chip_compare"),
     path("lanes/", views.LaneListView.as_view(), name="lanes"),
     path("lanes/<slug:slug>/", views.LaneDetailView.as_view(), name="lane"),
 ]

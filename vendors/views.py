@@ -65,6 +65,7 @@ class VendorVersionView(TemplateView):
         if version is None:
             raise Http404("No such published version.")
         current = selectors.live_vendors().filter(item_id=version.item_id).defer("document").first()
+        assert current is not None  # a vendor with a published version has a live one
         profile = selectors.build_profile(
             document_of(version),
             vendor_id=version.item_id,

@@ -1,27 +1,43 @@
 """Pieces every one-page editor uses: cited rows, positions filled in entry order."""
 
 from collections import defaultdict
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.contrib import admin
+from django.contrib.admin.options import BaseModelAdmin, InlineModelAdmin
 from django.contrib.admin.widgets import AutocompleteSelect, AutocompleteSelectMultiple
 from django.core.exceptions import ValidationError
+from django.db.models import Model, QuerySet
 
 from claims.models import Source, citations_of
 
 from .evidence import save_evidence
 
+# The mixins below are mixed into these classes: the type checker reads them as subclasses.
+if TYPE_CHECKING:
+    _AutocompleteWidget = AutocompleteSelect
+    _AdminOrInline = BaseModelAdmin[Any]
+    _Inline = InlineModelAdmin[Any, Any]
+    _ModelAdmin = admin.ModelAdmin[Any]
+    _ModelForm = forms.ModelForm[Any]
+else:
+    _AutocompleteWidget = _AdminOrInline = _Inline = _ModelAdmin = _ModelForm = object
 
-class KnownChoices:
+type Known = dict[str, Model]  # {str(key): instance}
+
+
+class KnownChoices(_AutocompleteWidget):
     """An autocomplete that names its selected options from ``known`` when the page has
     looked them all up at once (see ResolvesChoicesOnce), instead of a query per row."""
 
-    known = None
+    known: Known | None = None
 
     def optgroups(self, name, value, attr=None):
         if self.known is None:
             return super().optgroups(name, value, attr)
-        default = (None, [], 0)
+        default: tuple[str | None, list[dict[str, Any]], int | None] = (None, [], 0)
         selected = [str(v) for v in value if str(v) not in self.choices.field.empty_values]
         if not self.is_required and not self.allow_multiple_selected:
             default[1].append(self.create_option(name, "", "", False, 0))
@@ -31,7 +47,10 @@ class KnownChoices:
         for pk in selected:
             if pk in self.known:
                 label = self.choices.field.label_from_instance(self.known[pk])
-                default[1].append(self.create_option(name, pk, label, set(selected), len(default[1])))
+                default[1].append(
+                    # the selected values, as Django's own AutocompleteMixin passes them
+                    self.create_option(name, pk, label, set(selected), len(default[1]))  # type: ignore[arg-type]
+                )
         return [default]
 
 
@@ -39,7 +58,7 @@ class KnownModelChoiceField(forms.ModelChoiceField):
     """A choice a one-page editor's save resolves from ``known`` (filled for the whole page
     in one query per model by ResolvesChoicesOnce) instead of a query per row."""
 
-    known = None  # {str(key): instance}
+    known: Known | None = None
 
     def to_python(self, value):
         if self.known is not None and value not in self.empty_values and str(value) in self.known:
@@ -48,32 +67,33 @@ class KnownModelChoiceField(forms.ModelChoiceField):
 
 
 class KnownModelMultipleChoiceField(forms.ModelMultipleChoiceField):
-    known = None
+    known: Known | None = None
 
     def _check_values(self, value):
         keys = [str(v) for v in value]
         if self.known is not None and all(key in self.known for key in keys):
             return [self.known[key] for key in dict.fromkeys(keys)]
-        return super()._check_values(value)
+        return super()._check_values(value)  # type: ignore[misc]  # private Django API, not in django-stubs
 
 
 def resolve_choices(forms_on_page):
     """Fill every Known field's ``known`` from what the bound forms submitted: one query per
     model and queryset, so that validating 200 rows does not ask for each row's choices."""
-    groups = defaultdict(lambda: (None, set(), []))
+    groups: dict[
+        tuple[type[Model], str, str],
+        tuple[QuerySet[Any], set[str], list[KnownModelChoiceField | KnownModelMultipleChoiceField]],
+    ] = {}
     for form in forms_on_page:
         for name, field in form.fields.items():
             if not isinstance(field, KnownModelChoiceField | KnownModelMultipleChoiceField):
                 continue
             data = form[name].data
             values = data if isinstance(data, list | tuple) else [data]
+            assert field.queryset is not None  # a model choice field always has one
             key = (field.queryset.model, field.to_field_name or "pk", str(field.queryset.query))
-            queryset, wanted, fields = groups[key]
-            groups[key] = (
-                field.queryset if queryset is None else queryset,  # never `or`: that would run it
-                wanted | {str(v) for v in values if v not in (None, "")},
-                fields,
-            )
+            # The first field's queryset stands for the group (never `or`: that would run it).
+            _, wanted, fields = groups.setdefault(key, (field.queryset, set(), []))
+            wanted |= {str(v) for v in values if v not in (None, "")}
             fields.append(field)
     for (_, attribute, _), (queryset, wanted, fields) in groups.items():
         try:
@@ -94,7 +114,7 @@ class KnownAutocompleteSelectMultiple(KnownChoices, AutocompleteSelectMultiple):
     pass
 
 
-class AutocompletesKnowChoices:
+class AutocompletesKnowChoices(_Inline):
     """For an inline: its autocomplete fields use the widgets above, its choices and its rows'
     own keys the Known fields."""
 
@@ -107,7 +127,7 @@ class AutocompletesKnowChoices:
     def get_formset(self, request, obj=None, **kwargs):
         formset = super().get_formset(request, obj, **kwargs)
 
-        class KnownRows(formset):
+        class KnownRows(formset):  # type: ignore[valid-type, misc]  # the class the admin just built
             def add_fields(self, form, index):
                 super().add_fields(form, index)
                 key = self._pk_field.name
@@ -121,13 +141,13 @@ class AutocompletesKnowChoices:
         return KnownRows
 
 
-class ResolvesChoicesOnce:
+class ResolvesChoicesOnce(_ModelAdmin):
     """For a one-page editor: every row's selected sources, attributes and vendors are
     named from one query per model, and every row's plain select (an axis, a criterion)
     from one list, so that a profile with 200 rows opens in a fixed number of queries."""
 
     def _create_formsets(self, request, obj, change):
-        formsets, inline_instances = super()._create_formsets(request, obj, change)
+        formsets, inline_instances = super()._create_formsets(request, obj, change)  # type: ignore[misc]  # private Django API, not in django-stubs
         if request.method == "POST":
             resolve_choices([form for formset in formsets for form in formset.forms])
         return formsets, inline_instances
@@ -136,7 +156,9 @@ class ResolvesChoicesOnce:
         forms_on_page = [context["adminform"].form]
         for inline in context.get("inline_admin_formsets", []):
             forms_on_page += list(inline.formset.forms)
-        wanted, known_widgets, shared = defaultdict(set), [], {}
+        wanted: defaultdict[type[Model], set[str]] = defaultdict(set)
+        known_widgets: list[tuple[KnownChoices, type[Model]]] = []
+        shared: dict[tuple[type[forms.BaseForm], str], list[Any]] = {}
         for form in forms_on_page:
             for name, field in form.fields.items():
                 widget = getattr(field.widget, "widget", field.widget)  # inside the "+" wrapper
@@ -152,7 +174,9 @@ class ResolvesChoicesOnce:
                 ):
                     key = (type(form), name)
                     if key not in shared:
-                        shared[key] = list(field.choices)
+                        choices = field.choices
+                        assert isinstance(choices, Iterable)
+                        shared[key] = list(choices)
                     field.choices = shared[key]
         found = {
             model: {str(obj.pk): obj for obj in model._default_manager.filter(pk__in=pks)}
@@ -163,7 +187,7 @@ class ResolvesChoicesOnce:
         return super().render_change_form(request, context, add, change, form_url, obj)
 
 
-class CitesSources:
+class CitesSources(_AdminOrInline):
     """For a ModelAdmin or inline: ``sources`` gets an autocomplete with an “add source” button.
 
     The citation tables are explicit (their foreign key to Source is PROTECT), which
@@ -194,7 +218,7 @@ class CitedInline(AutocompletesKnowChoices, CitesSources, admin.TabularInline):
         return super().get_queryset(request).prefetch_related("sources", citations_of(self.model))
 
 
-class ChecksChangedRowsOnly:
+class ChecksChangedRowsOnly(_ModelForm):
     """For an inline row's form: a stored row the editor did not touch was valid when it was
     saved, and the database still enforces its constraints, so it is not checked against the
     database again (a check constraint or a foreign key costs a query per row). A changed
@@ -204,7 +228,7 @@ class ChecksChangedRowsOnly:
         return self.instance.pk is not None and not self.has_changed()
 
     def _get_validation_exclusions(self):
-        exclude = super()._get_validation_exclusions()
+        exclude = super()._get_validation_exclusions()  # type: ignore[misc]  # private Django API, not in django-stubs
         return exclude | set(self.fields) if self._untouched() else exclude
 
     def validate_unique(self):

@@ -151,7 +151,7 @@ class CitesEvidence(forms.Form):
 
     def clean(self):
         cleaned = super().clean()
-        if "evidence" in cleaned and "sources" in cleaned:
+        if cleaned is not None and "evidence" in cleaned and "sources" in cleaned:
             cited = {source.pk for source in cleaned["sources"]}
             cleaned["evidence"] = {pk: found for pk, found in cleaned["evidence"].items() if pk in cited}
         return cleaned

@@ -7,8 +7,11 @@ yet), with a plain link to the field's id: following
 it scrolls to the field and focuses it, with no script. Sections holding errors say so.
 """
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
+from django.contrib import admin
 from django.contrib import messages as notices
 from django.contrib.admin.utils import flatten
 from django.utils.text import capfirst, slugify
@@ -162,14 +165,21 @@ def forms_with_names(adminform, inline_admin_formsets):
     return pairs
 
 
-class InSections:
+# InSections is mixed into a ModelAdmin: the type checker reads it as one.
+if TYPE_CHECKING:
+    _ModelAdmin = admin.ModelAdmin[Any]
+else:
+    _ModelAdmin = object
+
+
+class InSections(_ModelAdmin):
     """For a ModelAdmin whose change form template draws ``sections`` and ``error_summary``.
 
     ``section_order`` lists section titles (fieldset names, inline verbose_name_plural) in the
     order the page shows them; the others follow.
     """
 
-    section_order = ()
+    section_order: Sequence[str] = ()
 
     def render_change_form(self, request, context, add=False, change=False, form_url="", obj=None):
         adminform = context["adminform"]

@@ -10,8 +10,9 @@ from django.http import HttpResponse, HttpResponseNotAllowed, JsonResponse
 from django.urls import path
 from reversion.admin import VersionAdmin
 
-from .. import pages, selectors, services
 from infra.admin_input import ValidatesInitial
+
+from .. import pages, selectors, services
 from ..merge import merge_submission
 from ..models import Comment
 from ..presence import HEARTBEAT_SECONDS, clock, note_left, note_open

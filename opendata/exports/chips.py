@@ -26,7 +26,7 @@ CHIP_COLUMNS = [
 
 
 def chip_values(chips):
-    """One entry per value of every live chip (vendors.chip_selectors.LiveChip): each number as
+    """One entry per value of every live chip (chips.selectors.LiveChip): each number as
     given and in its kind's unit, then each stage the chip reached with its month (kind
     “availability”), all with each source's title, address, support and quote. Every entry
     has every column: a number's stage and month are empty, a stage's quantity and unit."""

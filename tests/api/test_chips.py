@@ -5,8 +5,8 @@ import datetime as dt
 
 import pytest
 
+from chips.models import SpecCitation
 from tests.factories import make_source, make_spec, make_vendor, publish
-from vendors.models import SpecCitation
 
 pytestmark = pytest.mark.django_db
 

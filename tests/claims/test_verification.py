@@ -17,10 +17,11 @@ from django.utils import timezone
 from django.utils.html import strip_tags
 from reversion.models import Version
 
+from chips.models import Availability, Spec
 from editorial import selectors, services
 from tests import factories as f
 from vendors.documents import document_of
-from vendors.models import Availability, Event, Fact, Score, Spec
+from vendors.models import Event, Fact, Score
 
 pytestmark = pytest.mark.django_db
 
@@ -807,8 +808,8 @@ class TestVerifyingALivePage:
 
 EVENTS = "/admin/vendors/staleevent/"
 SCORES = "/admin/vendors/stalescore/"
-SPECS = "/admin/vendors/stalespec/"
-AVAILABILITY = "/admin/vendors/staleavailability/"
+SPECS = "/admin/chips/stalespec/"
+AVAILABILITY = "/admin/chips/staleavailability/"
 
 
 def verify_row(client, url, obj):

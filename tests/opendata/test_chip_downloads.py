@@ -9,10 +9,10 @@ import pytest
 from django.core.cache import cache
 from django.utils import timezone
 
+from chips.models import SpecCitation
 from infra.cache import TOKEN_KEY
 from opendata import selectors
 from tests import factories as f
-from vendors.models import SpecCitation
 
 pytestmark = pytest.mark.django_db
 

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from django import forms
 from django.contrib import admin, messages
 
+from chips.models import Availability, Spec
 from claims.admin.editing import CitedInline, FillsPositions, ResolvesChoicesOnce
 from claims.admin.sections import CARD_TABLE, SECTIONED_CHANGE_FORM, ErrorEntry, InSections
 from claims.authoring import logo_warnings
@@ -15,18 +16,7 @@ from editorial import services as workflow
 from editorial.workflow import SAVE_FIELDSET, EditorialAdmin, EditorialForm
 
 from ..images import LogoField
-from ..models import (
-    FAQ,
-    Attribute,
-    Availability,
-    Axis,
-    Event,
-    Fact,
-    Score,
-    Spec,
-    Vendor,
-    logo_upload_to,
-)
+from ..models import FAQ, Attribute, Axis, Event, Fact, Score, Vendor, logo_upload_to
 from ..services import mark_verified
 from .importing import ImportsCSV
 from .profile_forms import AvailabilityForm, EventForm, FactForm, FAQForm, ScoreForm, SpecForm

@@ -8,12 +8,13 @@ from typing import TYPE_CHECKING
 from django import forms
 from django.utils.text import Truncator
 
+from chips import units
+from chips.models import Availability, Spec, Stage, chip_taken_by
 from claims.admin.editing import ChecksChangedRowsOnly, PositionedInlineForm
 from claims.admin.evidence import CitesEvidence
 
-from .. import units
 from ..event_dates import EventDateError, event_date_text, parse_event_date
-from ..models import FAQ, Availability, Event, Fact, Score, Spec, Stage, chip_taken_by
+from ..models import FAQ, Event, Fact, Score
 
 if TYPE_CHECKING:
     ChipRowPart = forms.ModelForm  # what NamesChip is mixed into
@@ -44,7 +45,7 @@ class FactForm(CitesEvidence, PositionedInlineForm):
 
 class UnitField(forms.CharField):
     """A spec's unit, offered as a list; one the site does not know is refused with the
-    units it does (vendors/units.py), and one of the wrong dimension by ``Spec.clean``."""
+    units it does (chips/units.py), and one of the wrong dimension by ``Spec.clean``."""
 
     def __init__(self, **kwargs):
         kwargs.setdefault("widget", forms.Select(choices=[("", "---------"), *((u, u) for u in units.UNITS)]))

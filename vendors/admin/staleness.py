@@ -8,7 +8,7 @@ verified today” button on each row, and the action for the rows ticked.
 
 from django.conf import settings
 from django.contrib import admin, messages
-from django.db.models import F
+from django.db.models import F, Model
 from django.http import HttpResponseRedirect
 from django.shortcuts import redirect
 from django.urls import reverse
@@ -16,22 +16,14 @@ from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.text import Truncator
 
+from chips import units
+from chips.models import Availability, Spec, StaleAvailability, StaleSpec
+from claims.freshness import verified_moment
+from claims.models import VerifiableQuerySet
 from infra.admin_input import ValidatesInitial
 
-from .. import units
-from claims.freshness import verified_moment
-from ..models import (
-    Availability,
-    Event,
-    Fact,
-    Score,
-    Spec,
-    StaleAvailability,
-    StaleEvent,
-    StaleFact,
-    StaleScore,
-    StaleSpec,
-)
+from ..models import Event, Fact, Score, StaleEvent, StaleFact, StaleScore
+from ..publishing import VerifiedModel
 from ..services import mark_verified
 
 MARK_VERIFIED_LABEL = "Mark verified today"
@@ -57,7 +49,7 @@ def row_edit_url(obj):
 
 
 # The kinds of row the queue lists, in its menu's order: (proxy, concrete model, keyword for mark_verified).
-QUEUES = [
+QUEUES: list[tuple[type[Model], VerifiedModel, str]] = [
     (StaleFact, Fact, "facts"),
     (StaleEvent, Event, "events"),
     (StaleScore, Score, "scores"),
@@ -105,7 +97,8 @@ class StaleQueueAdmin(ValidatesInitial, admin.ModelAdmin):
     ]
     actions = ["mark_verified_today"]
     list_per_page = 100
-    item_fields = []  # what names the row beside its vendor, e.g. the attribute
+    tie_break: list[str]  # each queue's own order after the vendor, e.g. the attribute's position
+    item_fields: list[str] = []  # what names the row beside its vendor, e.g. the attribute
 
     @property
     def concrete(self):
@@ -132,7 +125,9 @@ class StaleQueueAdmin(ValidatesInitial, admin.ModelAdmin):
         return [F("verified_on").asc(nulls_first=True), "vendor__name", *self.tie_break, "pk"]
 
     def get_queryset(self, request):
-        return super().get_queryset(request).stale().with_source_problems()
+        queryset = super().get_queryset(request)
+        assert isinstance(queryset, VerifiableQuerySet)  # the concrete model's own manager's
+        return queryset.stale().with_source_problems()
 
     def changelist_view(self, request, extra_context=None):
         if request.method == "POST" and VERIFY_ROW in request.POST:

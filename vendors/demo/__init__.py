@@ -8,17 +8,19 @@ and sources are matched by slug or URL, and a vendor that exists is left alone.
 import datetime as dt
 import json
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 from django.utils.text import slugify
 
+from chips.models import Availability, Spec
+from claims.models import QUOTE_MAX, Source, Support
+from claims.services import EvidenceInput, set_evidence
 from editorial.demo import Report, load_demo
 from editorial.revisions import record_revision
 from editorial.services import publish
 from vendors.event_dates import parse_event_date  # '2025-12-03' a day, '2025-12' a month, '2026' a year
-from vendors.models import FAQ, Attribute, Availability, Axis, Event, Fact, Lane, Score, SiteSettings, Spec, Vendor
-from claims.models import QUOTE_MAX, Source, Support
-from claims.services import EvidenceInput, set_evidence
+from vendors.models import FAQ, Attribute, Axis, Event, Fact, Lane, Score, SiteSettings, Vendor
 
 DEMO_DIR = Path(__file__).resolve().parent
 REFERENCE = DEMO_DIR / "aws_trainium.json"
@@ -76,13 +78,13 @@ class DemoLoader:
         self.chips = json.loads(CHIPS.read_text())["chips"]
         self.compiled_on = dt.date.fromisoformat(self.data["compiled_on"])
         # A URL's title, where a fact gives one; events only give the URL.
-        self.titles = {}
-        self.notes = {}
+        self.titles: dict[str, str] = {}
+        self.notes: dict[str, list[str]] = {}
         for vendor in self.data["vendors"]:
             for fact in vendor["facts"]:
                 self.titles.setdefault(fact["source_url"], fact["source_title"])
         # The reference's claims, each with every source given for it (full or partial support).
-        self.claims = {}
+        self.claims: dict[str, list[dict[str, Any]]] = {}
         for pair in self.reference_sources["claims"]:
             self.claims.setdefault(pair["claim"], []).append(pair)
             self.titles.setdefault(pair["source_url"], pair["source_title"])
@@ -166,7 +168,7 @@ class DemoLoader:
         """Cite every source given for the named claims, each once, in the file's order, with
         the file's quotes as the citation's words and its support (partial when any is)."""
         compiled_on = dt.date.fromisoformat(self.reference_sources["compiled_on"])
-        pairs = {}
+        pairs: dict[str, list[dict[str, Any]]] = {}
         for pair in self.cited_pairs(claims):
             pairs.setdefault(pair["source_url"], []).append(pair)
         sources = {url: self.source(url, accessed_on=compiled_on) for url in pairs}
@@ -200,6 +202,7 @@ class DemoLoader:
         )
         if vendor is None:
             return
+        row: Fact | Event | Score | FAQ
         for position, fact in enumerate(ref["facts"], start=1):
             row = Fact.objects.create(
                 vendor=vendor,
@@ -297,7 +300,7 @@ class DemoLoader:
         citation a page: two quotes of one page are joined)."""
         sources = {entry["url"]: self.source(entry["url"]) for entry in cited}
         row.sources.add(*sources.values())
-        quotes = {}
+        quotes: dict[str, list[str]] = {}
         for entry in cited:
             quotes.setdefault(entry["url"], []).append(entry["quote"])
         set_evidence(

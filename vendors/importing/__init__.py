@@ -12,7 +12,7 @@ The format, one row per value (docs/editors.md, “CSV import and export”)::
 - ``label`` is the attribute's name (fact), the chip's name (spec), the event's date as
   ``2024``, ``2024-06`` or ``2024-06-14`` (vendors/event_dates.py), or the axis's name (score).
 - A spec's ``value`` is its number as the source gives it; ``measure`` what it measures
-  (``memory``, ``bandwidth``, ``compute``..., vendors/units.py), ``unit`` its unit, ``scope``
+  (``memory``, ``bandwidth``, ``compute``..., chips/units.py), ``unit`` its unit, ``scope``
   ``chip`` (the default), ``system`` or ``pod``; ``precision`` and ``sparse`` only for compute.
   These last five columns are for spec rows only, and a file without them still reads.
 - An availability row names its chip in ``label``, the month it reached the stage in ``value``

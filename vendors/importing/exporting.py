@@ -1,8 +1,8 @@
 """A profile as a file that reads back unchanged: the Export as CSV button."""
 
+from chips import units
 from infra.tabular import csv_text
 
-from .. import units
 from ..event_dates import event_date_text
 from .columns import COLUMNS
 

@@ -10,10 +10,11 @@ from typing import Any
 
 from django.utils import timezone
 
+from chips import units
+from chips.models import chips_taken
 from claims.models import Source
 
-from .. import units
-from ..models import Attribute, Axis, Vendor, chips_taken
+from ..models import Attribute, Axis, Vendor
 from .columns import KINDS, URL_SEPARATORS
 from .reading import Cells
 from .rows import Key, PlannedRow, Reference, RowError, read_row, spec_key

@@ -15,11 +15,12 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.core.validators import DecimalValidator
 
+from chips import units
+from chips.models import Precision, Scope, Spec, Stage, chip_slug
 from claims.models import Source
 
-from .. import units
 from ..event_dates import EventDateError, parse_event_date
-from ..models import SCORE_MAX, SCORE_MIN, Attribute, Axis, Precision, Scope, Spec, Stage, chip_slug
+from ..models import SCORE_MAX, SCORE_MIN, Attribute, Axis
 from .columns import COLUMNS, KINDS, NO, SPEC_COLUMNS, STATED_KINDS, URL_SEPARATORS, YES
 from .reading import Cells
 

@@ -9,7 +9,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 
-from claims.models import Source, Verifiable, VerifiableQuerySet, citation_table
+from claims.models import Source, Verifiable, VerifiableQuerySet, citation_table, display_date
 
 from .taxonomy import SCORE_MAX, SCORE_MIN, Attribute, Axis
 from .vendor import Vendor
@@ -104,15 +104,6 @@ class Event(Verifiable):
     @property
     def display_date(self):
         return display_date(self.date, self.precision)
-
-
-def display_date(date, precision):
-    """How an event's date reads at its precision: “3 Dec 2025”, “Dec 2025” or “2025”."""
-    if precision == Event.Precision.YEAR:
-        return f"{date:%Y}"
-    if precision == Event.Precision.MONTH:
-        return f"{date:%b %Y}"
-    return f"{date.day} {date:%b %Y}"
 
 
 class Score(Verifiable):

@@ -100,12 +100,12 @@ class Vendor(Editable):
 
     @property
     def specs_for_revision(self):
-        from .chips import SpecCitation
+        from chips.models import SpecCitation
 
         return with_citations(self.specs.all(), SpecCitation)
 
     @property
     def availability_for_revision(self):
-        from .chips import AvailabilityCitation
+        from chips.models import AvailabilityCitation
 
         return with_citations(self.availability.all(), AvailabilityCitation)

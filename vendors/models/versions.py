@@ -1,5 +1,7 @@
 """Published versions of a profile: immutable, time-spanned, and what lists sort on."""
 
+from typing import ClassVar
+
 from django.db import models
 from django.db.models import F
 from django.urls import reverse
@@ -23,7 +25,7 @@ class SortIndex(models.Index):
                 models.OrderBy(e.expression, descending=e.descending) if isinstance(e, models.OrderBy) else e
                 for e in self.expressions
             )
-            return super(SortIndex, plain).create_sql(model, schema_editor, using=using, **kwargs)
+            return models.Index.create_sql(plain, model, schema_editor, using=using, **kwargs)
         return super().create_sql(model, schema_editor, using=using, **kwargs)
 
 
@@ -35,6 +37,9 @@ class VendorVersionQuerySet(VersionQuerySet["VendorVersion"]):
     def not_scored(self):
         """Versions with no score on any active axis: listed apart, under "Not scored yet"."""
         return self.filter(total__isnull=True)
+
+
+VendorVersionManager = models.Manager.from_queryset(VendorVersionQuerySet)
 
 
 class VendorVersion(PublishedVersion):
@@ -53,7 +58,7 @@ class VendorVersion(PublishedVersion):
     unverified_facts = models.PositiveIntegerField(default=0, help_text="Facts never verified.")
     fact_count = models.PositiveIntegerField(default=0)
 
-    objects = VendorVersionQuerySet.as_manager()
+    objects: ClassVar[VendorVersionManager] = VendorVersionQuerySet.as_manager()
 
     class Meta(PublishedVersion.Meta):
         verbose_name = "published version"

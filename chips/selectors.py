@@ -9,11 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from django.db.models import Count, F, OuterRef, QuerySet, Subquery
 
-from .documents import STAGES, Availability, Chip, Spec, Vendor, VendorDocument, document_of
-from .models import VendorVersion, VersionChip, VersionSpec
+from .catalogue import ChipsDocument, Owner, catalogue
+from .documents import STAGES, Availability, Chip, Spec
+from .models import VersionChip, VersionSpec
 
 # What a stored page of every live chip shows (``infra.stored.shows``): a publish that changes
 # any chip changes it (vendors/pages.py), as "entries" does for the vendor lists.
@@ -25,8 +27,8 @@ class LiveChip:
     """A live chip as every surface reads it: the chip of the document, and whose it is."""
 
     chip: Chip
-    vendor: Vendor
-    version: VendorVersion
+    vendor: Owner
+    version: Any  # the published version that holds it (vendors.models.VendorVersion)
 
     @property
     def slug(self) -> str:
@@ -59,7 +61,7 @@ class LiveChip:
 def live_chips() -> QuerySet[VersionChip]:
     """The chips of every live version, in vendor then editor order."""
     return (
-        VersionChip.objects.filter(version__in=VendorVersion.objects.live().values("pk"))
+        VersionChip.objects.filter(version__in=catalogue().live_versions().values("pk"))
         .select_related("version")
         .order_by("version__name", "position")
     )
@@ -120,11 +122,12 @@ def precision_counts(chips: QuerySet[VersionChip]) -> dict[str, int]:
 
 def drawn(rows: Iterable[VersionChip]) -> list[LiveChip]:
     """Each indexed chip from its version's document (parsed once a version)."""
-    documents: dict[int, VendorDocument] = {}
+    documents: dict[int, ChipsDocument] = {}
+    read = catalogue().document_of
     drawn = []
     for row in rows:
         if row.version_id not in documents:  # a version's chips share its one parsed document
-            documents[row.version_id] = document_of(row.version)
+            documents[row.version_id] = read(row.version)
         document = documents[row.version_id]
         chip = next((chip for chip in document.chips if chip.slug == row.slug), None)
         if chip is not None:

@@ -10,10 +10,10 @@ import re
 
 import pytest
 
+from chips.models import Availability, AvailabilityCitation
 from tests import factories as f
 from tests.factories import admin_change_url as change_url
 from vendors.documents import document_of
-from vendors.models import Availability, AvailabilityCitation
 from vendors.services import mark_verified
 
 pytestmark = pytest.mark.django_db
@@ -268,6 +268,6 @@ def test_marking_an_availability_date_verified_reaches_the_live_page_without_a_p
 def test_the_staleness_queue_lists_a_stale_availability_date(admin_client, amd):
     stale = Availability.objects.get(vendor=amd, stage="announced")
     Availability.objects.filter(pk=stale.pk).update(verified_on=None)
-    page = admin_client.get("/admin/vendors/staleavailability/").content.decode()
+    page = admin_client.get("/admin/chips/staleavailability/").content.decode()
     assert "Jun 2025" in page and f"#availability-{stale.pk}" in page
     assert "Oct 2025" not in page  # verified 1 Nov 2026: fresh

@@ -12,15 +12,15 @@ from django.views.generic import TemplateView
 
 from infra.stored import shows
 
-from . import chip_selectors, units
-from .chip_selectors import LiveChip
+from . import selectors, units
 from .documents import SCOPE_TEXT, STAGES, Spec
 from .models import Precision
+from .selectors import LiveChip
 
 CHIPS_PER_PAGE = 50
 COMPARE_AT_MOST = 8  # chips side by side; more are left out, saying so
 COLUMNS = ("memory", "bandwidth", "sram", "compute", "power", "process")  # per chip, on /chips/
-PAGE_KEY = chip_selectors.CHIPS_KEY  # what /chips/ shows: every live chip (vendors.pages.page_keys)
+PAGE_KEY = selectors.CHIPS_KEY  # what /chips/ shows: every live chip (vendors.pages.page_keys)
 
 
 def _sort_choices() -> list[tuple[str, str]]:
@@ -67,12 +67,17 @@ class ChipListForm(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["precision"].choices = [("", "Any precision"), *Precision.choices]
+        self._choice_field("precision").choices = [("", "Any precision"), *Precision.choices]
         self.count_stages({})
+
+    def _choice_field(self, name: str) -> forms.ChoiceField:
+        field = self.fields[name]
+        assert isinstance(field, forms.ChoiceField)
+        return field
 
     def count_precisions(self, counts: dict[str, int]) -> None:
         """Label each precision with how many chips, given the other filters, have it."""
-        self.fields["precision"].choices = [
+        self._choice_field("precision").choices = [
             ("", "Any precision"),
             *((value, f"{label} ({counts.get(value, 0)})") for value, label in Precision.choices),
         ]
@@ -80,7 +85,7 @@ class ChipListForm(forms.Form):
     def count_stages(self, counts: dict[str, int]) -> None:
         """Each stage as a choice (“Generally available (3)”), counting the chips, given the
         other filters, that have reached it or a later one."""
-        self.fields["stage"].choices = [
+        self._choice_field("stage").choices = [
             ("", "Any"),
             *(
                 (stage, f"{STAGE_CHOICES[stage]}{f' ({counts[stage]})' if counts else ''}")
@@ -116,36 +121,36 @@ class ChipRow:
 
 
 class ChipListView(TemplateView):
-    template_name = "vendors/chip_list.html"
+    template_name = "chips/chip_list.html"
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         shows(PAGE_KEY)
         form = ChipListForm(self.request.GET)
         form.is_valid()
-        chips = chip_selectors.live_chips()
+        chips = selectors.live_chips()
         for name, kind in RANGES.items():
             if (minimum := form.value(name)) is not None:
-                chips = chip_selectors.at_least(chips, kind, float(minimum))
+                chips = selectors.at_least(chips, kind, float(minimum))
         # Each choice counts the chips the other filters leave.
         precision, stage = form.value("precision"), form.value("stage")
-        by_precision = chip_selectors.with_precision(chips, precision) if precision else chips
-        form.count_stages(chip_selectors.stage_counts(by_precision))
+        by_precision = selectors.with_precision(chips, precision) if precision else chips
+        form.count_stages(selectors.stage_counts(by_precision))
         if stage:
-            chips = chip_selectors.reached(chips, stage)
+            chips = selectors.reached(chips, stage)
         unfiltered_precision = chips
         if precision:
-            chips = chip_selectors.with_precision(chips, precision)
+            chips = selectors.with_precision(chips, precision)
         sort = form.value("sort") or SORTS[0][0]
         if sort.lstrip("-") == "name":
             chips = chips.order_by(("-" if sort.startswith("-") else "") + "name", "pk")
         else:
-            chips = chip_selectors.sorted_by(chips, sort.lstrip("-"), descending=sort.startswith("-"))
-        form.count_precisions(chip_selectors.precision_counts(unfiltered_precision))
+            chips = selectors.sorted_by(chips, sort.lstrip("-"), descending=sort.startswith("-"))
+        form.count_precisions(selectors.precision_counts(unfiltered_precision))
         page = Paginator(chips, CHIPS_PER_PAGE).get_page(self.request.GET.get("page"))
         rows = [
             ChipRow(chip=chip, cells=[chip.spec(kind) for kind in COLUMNS])
-            for chip in chip_selectors.drawn(page.object_list)
+            for chip in selectors.drawn(page.object_list)
         ]
         context.update(
             form=form,
@@ -245,7 +250,7 @@ def chip_compare(request):
     404 that still offers the others; none at all asks the reader to pick some."""
     slugs = asked_slugs(request)
     left_out = slugs[COMPARE_AT_MOST:]
-    chips, missing = chip_selectors.chips_by_slug(slugs[:COMPARE_AT_MOST])
+    chips, missing = selectors.chips_by_slug(slugs[:COMPARE_AT_MOST])
     context = {
         "chips": chips,
         "missing": missing,
@@ -256,7 +261,8 @@ def chip_compare(request):
         "others_query": "&".join(f"chips={chip.slug}" for chip in chips),
     }
     context["has_vendor_stated"] = any(
-        row.vendor_stated for chip in chips for row in [*chip.specs, *chip.availability]
+        any(spec.vendor_stated for spec in chip.specs) or any(row.vendor_stated for row in chip.availability)
+        for chip in chips
     )
     status = 404 if missing else 200
-    return render(request, "vendors/chip_compare.html", context, status=status)
+    return render(request, "chips/chip_compare.html", context, status=status)

@@ -2,10 +2,11 @@
 
 import pytest
 
+from chips.models import Spec
 from editorial import services
 from editorial.revisions import record_revision
 from tests.factories import make_spec, make_vendor, publish
-from vendors.models import Spec, Vendor
+from vendors.models import Vendor
 
 pytestmark = pytest.mark.django_db
 

@@ -12,13 +12,19 @@ from django.db import models
 from django.db.models import Q
 from django.utils.text import slugify
 
-from claims.models import Citation, Source, Verifiable, VerifiableQuerySet, evidence_constraints
+from claims.models import Source, Verifiable, VerifiableQuerySet, citation_table
 
-from .. import units
-from .vendor import Vendor
-from .versions import VendorVersion
+from . import units
 
-SpecKind = models.TextChoices("SpecKind", {key: (key, kind.label) for key, kind in units.KINDS.items()})
+# The vendor a chip's rows belong to, and the published version a live chip is indexed with, are
+# named by label: the vendors app builds on this one (a profile holds its chips), never the reverse.
+VENDOR = "vendors.Vendor"
+VENDOR_VERSION = "vendors.VendorVersion"
+
+# Enum's functional API with (value, label) pairs, which django-stubs does not declare.
+SpecKind = models.TextChoices(  # type: ignore[call-overload]
+    "SpecKind", {key: (key, kind.label) for key, kind in units.KINDS.items()}
+)
 
 
 class Scope(models.TextChoices):
@@ -51,7 +57,7 @@ def chip_slug(name: str) -> str:
 class Spec(Verifiable):
     """One number of one chip: 144 GB of memory per Trainium3 chip, as its sources state."""
 
-    vendor = models.ForeignKey(Vendor, on_delete=models.CASCADE, related_name="specs")
+    vendor = models.ForeignKey(VENDOR, on_delete=models.CASCADE, related_name="specs")
     chip = models.CharField(
         max_length=80, help_text="The chip (product generation) it is a number of, e.g. “Trainium3”."
     )
@@ -129,9 +135,8 @@ def chips_taken(vendor_id: int | None) -> dict[str, str]:
     """{chip address: vendor name} for the chips of every vendor but this one, in one query:
     what an import checks all its rows' chips against."""
     taken: dict[str, str] = {}
-    for other, vendor in (
-        Spec.objects.exclude(vendor_id=vendor_id).values_list("chip", "vendor__name").distinct()
-    ):
+    specs = Spec.objects.all() if vendor_id is None else Spec.objects.exclude(vendor_id=vendor_id)
+    for other, vendor in specs.values_list("chip", "vendor__name").distinct():
         taken.setdefault(chip_slug(other), vendor)
     return taken
 
@@ -158,7 +163,7 @@ class Availability(Verifiable):
     """When a chip reached a stage (announced, in preview, generally available), to the month,
     as its sources state: a dated value of the chip, cited and verified like its numbers."""
 
-    vendor = models.ForeignKey(Vendor, on_delete=models.CASCADE, related_name="availability")
+    vendor = models.ForeignKey(VENDOR, on_delete=models.CASCADE, related_name="availability")
     chip = models.CharField(
         max_length=80, help_text="The chip (product generation) it dates, e.g. “Trainium3”."
     )
@@ -207,15 +212,9 @@ class StaleAvailability(Availability):
         default_permissions = ()
 
 
-class SpecCitation(Citation):
-    cited = models.ForeignKey(Spec, on_delete=models.CASCADE, db_column="spec_id")
-
-    class Meta(Citation.Meta):
-        verbose_name = "spec citation"
-        constraints = [
-            models.UniqueConstraint(fields=["cited", "source"], name="unique_spec_citation"),
-            *evidence_constraints("spec_citation"),
-        ]
+SpecCitation = citation_table(
+    Spec, verbose_name="spec citation", unique_name="unique_spec_citation", prefix="spec_citation"
+)
 
 
 class VersionChip(models.Model):
@@ -223,7 +222,7 @@ class VersionChip(models.Model):
     Written with the version (``VendorPublication.after_write``); the page draws each chip
     from the version's document."""
 
-    version = models.ForeignKey(VendorVersion, on_delete=models.CASCADE, related_name="chips")
+    version = models.ForeignKey(VENDOR_VERSION, on_delete=models.CASCADE, related_name="chips")
     slug = models.SlugField(max_length=100)
     name = models.CharField(max_length=80)
     position = models.PositiveIntegerField()
@@ -260,15 +259,12 @@ class VersionSpec(models.Model):
         return f"{self.kind} {self.value}"
 
 
-class AvailabilityCitation(Citation):
-    cited = models.ForeignKey(Availability, on_delete=models.CASCADE, db_column="availability_id")
-
-    class Meta(Citation.Meta):
-        verbose_name = "availability citation"
-        constraints = [
-            models.UniqueConstraint(fields=["cited", "source"], name="unique_availability_citation"),
-            *evidence_constraints("availability_citation"),
-        ]
+AvailabilityCitation = citation_table(
+    Availability,
+    verbose_name="availability citation",
+    unique_name="unique_availability_citation",
+    prefix="availability_citation",
+)
 
 
 reversion.register(Spec, follow=["speccitation_set"])

@@ -7,11 +7,11 @@ import pytest
 from django.utils.html import escape
 from reversion.models import Version
 
+from chips import units
+from chips.models import Spec
 from tests import factories as f
 from tests.vendors.test_import import confirm, csv_text, export_url, upload
-from vendors import units
 from vendors.importing import COLUMNS, export_rows
-from vendors.models import Spec
 
 pytestmark = pytest.mark.django_db
 

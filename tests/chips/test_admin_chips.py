@@ -4,12 +4,13 @@ import datetime as dt
 
 import pytest
 
+from chips import units
+from chips.models import Spec
 from editorial import selectors
 from tests import factories as f
 from tests.factories import admin_change_url as change_url
-from vendors import units
 from vendors.documents import document_of
-from vendors.models import Spec, Vendor
+from vendors.models import Vendor
 
 pytestmark = pytest.mark.django_db
 

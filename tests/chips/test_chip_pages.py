@@ -8,8 +8,8 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from chips.models import Availability, Spec, SpecCitation
 from tests.factories import make_source, make_spec, make_vendor, publish
-from vendors.models import Availability, Spec, SpecCitation
 
 pytestmark = pytest.mark.django_db
 

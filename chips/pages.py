@@ -1,0 +1,35 @@
+"""The chip pages' stored pages (infra/stored/), declared once: /chips/ is stored, and a
+publish that changes any vendor's chips changes it (``CHIPS_KEY``: every live chip at once, the
+chip list and its downloads). editorial.pages acts on it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.urls import reverse
+
+from editorial.models import PublishedVersion
+from editorial.pages import Pages, declare
+
+from .selectors import CHIPS_KEY
+
+
+def every_path() -> list[str]:
+    return [reverse("chips:list")]
+
+
+def _chips(version: PublishedVersion | None) -> list[Any]:
+    document = getattr(version, "document", None)
+    return document.get("chips", []) if document else []
+
+
+def page_keys(before: PublishedVersion | None, after: PublishedVersion | None) -> set[str]:
+    """Every live chip's pages when the chips of the published document changed."""
+    return {CHIPS_KEY} if _chips(before) != _chips(after) else set()
+
+
+PAGES = Pages(url_names=("chips:list",), every_path=every_path, page_keys={"vendor": page_keys})
+
+
+def register() -> None:
+    declare(PAGES)
