@@ -8,9 +8,9 @@ import ipaddress
 import os
 from collections.abc import Collection, Mapping
 from pathlib import Path
-from typing import Any
 
 import dj_database_url
+from dj_database_url import DBConfig
 from django.core.exceptions import ImproperlyConfigured
 
 DEVELOPMENT_SECRET_KEY = "insecure-development-key-never-use-in-production"
@@ -115,13 +115,12 @@ def pages_storage(
     }
 
 
-def replica_database(url: str, *, primary: Mapping[str, Any]) -> dict[str, Any]:
+def replica_database(url: str, *, primary: DBConfig) -> DBConfig:
     """A read replica with the primary's connection settings, mirrored by it in tests."""
-    return {
-        **dj_database_url.parse(url, conn_max_age=primary["CONN_MAX_AGE"], conn_health_checks=True),
-        "OPTIONS": dict(primary.get("OPTIONS", {})),
-        "TEST": {"MIRROR": "default"},
-    }
+    replica = dj_database_url.parse(url, conn_max_age=primary["CONN_MAX_AGE"], conn_health_checks=True)
+    replica["OPTIONS"] = dict(primary.get("OPTIONS", {}))
+    replica["TEST"] = {"MIRROR": "default"}
+    return replica
 
 
 def smtp_mailer(

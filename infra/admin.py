@@ -89,6 +89,9 @@ class SignInFailuresAdmin(SuperusersOnly, AccessAttemptAdmin):
         )
 
 
+SECURITY_EVENT_FIELDS = ("at", "kind", "user", "username", "actor", "ip_address", "detail")
+
+
 @admin.register(SecurityEvent)
 class SecurityEventAdmin(SuperusersOnly, ReadOnly, admin.ModelAdmin):
     """Read only: the log is evidence, so nobody edits or deletes it here."""
@@ -98,8 +101,8 @@ class SecurityEventAdmin(SuperusersOnly, ReadOnly, admin.ModelAdmin):
     search_fields = ["username", "ip_address", "detail"]
     list_select_related = ["actor"]
     date_hierarchy = "at"
-    fields = ["at", "kind", "user", "username", "actor", "ip_address", "detail"]
-    readonly_fields = fields
+    fields = SECURITY_EVENT_FIELDS
+    readonly_fields = SECURITY_EVENT_FIELDS
 
 
 class FailedRender(admin.SimpleListFilter):
@@ -117,6 +120,19 @@ class FailedRender(admin.SimpleListFilter):
         return queryset
 
 
+STORED_PAGE_FIELDS = (
+    "path",
+    "file",
+    "etag",
+    "release",
+    "rendered_at",
+    "until",
+    "error",
+    "failed_at",
+    "shows",
+)
+
+
 @admin.register(StoredPage)
 class StoredPageAdmin(ReadOnly, admin.ModelAdmin):
     """The public pages as stored (infra/stored/), for every staff member to read: which
@@ -126,18 +142,8 @@ class StoredPageAdmin(ReadOnly, admin.ModelAdmin):
     list_display = ["path", "rendered_at", "until", "render_state", "failed_at"]
     list_filter = [FailedRender]
     search_fields = ["path"]
-    readonly_fields = [
-        "path",
-        "file",
-        "etag",
-        "release",
-        "rendered_at",
-        "until",
-        "error",
-        "failed_at",
-        "shows",
-    ]
-    fields = readonly_fields
+    fields = STORED_PAGE_FIELDS
+    readonly_fields = STORED_PAGE_FIELDS
 
     def get_ordering(self, request):
         return ["-failed_at", "path"]

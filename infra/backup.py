@@ -92,14 +92,19 @@ def backup(path):
     return manifest
 
 
+def _read(archive, member):
+    """The bytes of a regular file in the archive (extractfile gives None for anything else)."""
+    handle = archive.extractfile(member)
+    assert handle is not None
+    return handle.read()
+
+
 def read_archive(path):
     """(manifest, {member: bytes}), every checksum checked."""
     try:
         with tarfile.open(path, "r:gz") as archive:
             members = {
-                member.name: archive.extractfile(member).read()
-                for member in archive.getmembers()
-                if member.isfile()
+                member.name: _read(archive, member) for member in archive.getmembers() if member.isfile()
             }
     except (OSError, tarfile.TarError, EOFError) as error:
         raise CommandError(f"{path} is not a readable backup archive: {error}") from None

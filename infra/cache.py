@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-import brotli
+import brotli  # type: ignore[import-untyped]  # ships no type information
 from django.conf import settings
 from django.core.cache import cache, caches
 from django.db import transaction
@@ -48,7 +48,7 @@ TOKEN_KEY = "content-token"
 MAX_TOKEN_SECONDS = 24 * 3600
 
 
-_schedules = []
+_schedules: list[Callable[[dt.datetime], dt.datetime | None]] = []
 
 
 def changes_at(hook):
@@ -243,8 +243,7 @@ def _look_up(request) -> _Lookup:
     key = f"page:{settings.RELEASE}:{digest}"
     layer = _local_layer()
     token, generation = layer.current() if layer else (None, 0)
-    stored = layer.page(token, digest) if token else None
-    if stored is not None:
+    if token and (stored := layer.page(token, digest)) is not None:
         return _Lookup(key, digest, layer, generation, token, stored)
     # One round trip for the token and the page; the page is stored with the token
     # it was made under, and only served under that same token.

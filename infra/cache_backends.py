@@ -44,11 +44,13 @@ class ReusingRedisCacheClient(RedisCacheClient):
         super().__init__(*args, **kwargs)
         self._clients = {}
 
+    # Django's RedisCacheClient's own private helpers, which django-stubs does not declare.
     def get_client(self, key=None, *, write=False):
-        index = self._get_connection_pool_index(write)
+        index = self._get_connection_pool_index(write)  # type: ignore[attr-defined]
         client = self._clients.get(index)
         if client is None:
-            client = self._clients[index] = self._client(connection_pool=self._get_connection_pool(index))
+            pool = self._get_connection_pool(index)  # type: ignore[attr-defined]
+            client = self._clients[index] = self._client(connection_pool=pool)  # type: ignore[attr-defined]
         return client
 
 

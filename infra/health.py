@@ -70,5 +70,5 @@ def readyz(request):
         body["degraded"] = degraded
     response = JsonResponse(body, status=200 if ready else 503)
     # The outage itself is logged once (infra.outage, infra.cache_backends): not once per probe.
-    response._has_been_logged = True
+    response._has_been_logged = True  # type: ignore[attr-defined]  # Django's own flag (log_response), not in the stubs
     return response

@@ -1,5 +1,10 @@
+from typing import TYPE_CHECKING
+
 from django.conf import settings
 from django.db import models
+
+if TYPE_CHECKING:
+    from .stored import Entry
 
 
 class SecurityEvent(models.Model):
@@ -88,7 +93,7 @@ class StoredPage(models.Model):
         def moment(timestamp):
             return dt.datetime.fromtimestamp(timestamp, tz=dt.UTC) if timestamp else None
 
-        latest = {}
+        latest: dict[str, Entry] = {}
         for entry in entries:  # an address written twice in one batch: its last render
             if entry.path not in latest or entry.rendered_at >= latest[entry.path].rendered_at:
                 latest[entry.path] = entry
@@ -100,9 +105,9 @@ class StoredPage(models.Model):
             if not latest:
                 return
             # One statement for every page, new or not (a full render writes thousands).
-            cls.objects.bulk_create(
+            StoredPage.objects.bulk_create(
                 [
-                    cls(
+                    StoredPage(
                         path=entry.path,
                         file=entry.file,
                         etag=entry.etag,
@@ -123,7 +128,7 @@ class StoredPage(models.Model):
             wanted = {(ids[path], key) for path, entry in latest.items() for key in entry.keys}
             gone = known - wanted
             if gone:
-                by_page = {}
+                by_page: dict[int, list[str]] = {}
                 for page_id, key in gone:
                     by_page.setdefault(page_id, []).append(key)
                 for page_id, keys in by_page.items():

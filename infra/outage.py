@@ -74,7 +74,8 @@ def unavailable():
     response = HttpResponse(loader.get_template("503.html").render(), status=503)
     response["Retry-After"] = str(RETRY_AFTER_SECONDS)
     response["Cache-Control"] = "no-store"
-    response._has_been_logged = True  # logged once per outage above, not per request
+    # Logged once per outage above, not per request (Django's own flag, which the stubs do not know).
+    response._has_been_logged = True  # type: ignore[attr-defined]
     return response
 
 

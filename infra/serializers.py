@@ -18,9 +18,10 @@ class ExactEncoder(DjangoJSONEncoder):
 
 
 class Serializer(django_json.Serializer):
+    # Django's private hook for the encoder, which django-stubs does not declare.
     def _init_options(self):
         self.options.setdefault("cls", ExactEncoder)
-        super()._init_options()
+        super()._init_options()  # type: ignore[misc]
 
 
 Deserializer = django_json.Deserializer

@@ -17,7 +17,8 @@ def needs_second_factor(request: HttpRequest) -> bool:
     """A signed-in staff member whose session has not passed the second factor, where one is
     asked for: always when it is required, else only from those who enrolled one."""
     user = request.user
-    if not (user.is_authenticated and user.is_staff) or user.is_verified():
+    # is_verified: added to the user by django_otp's OTPMiddleware, unknown to the stubs.
+    if not (user.is_authenticated and user.is_staff) or user.is_verified():  # type: ignore[attr-defined]
         return False
     if services.required():
         return True
