@@ -17,7 +17,11 @@ if TYPE_CHECKING:
 class Owner(Protocol):
     """The vendor a chip belongs to, as a published document names it."""
 
-    name: str
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def slug(self) -> str: ...
 
     def get_absolute_url(self) -> str: ...
 

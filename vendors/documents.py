@@ -270,5 +270,6 @@ class LiveProfiles:
 
         return VendorVersion.objects.live()
 
-    def document_of(self, version: VendorVersion) -> VendorDocument:
+    def document_of(self, version: Any) -> VendorDocument:
+        """A live version's document (a VendorVersion: the catalogue's versions are its own)."""
         return document_of(version)

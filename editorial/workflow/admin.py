@@ -56,7 +56,7 @@ class EditorialAdmin(
 
     # Saving the working copy.
 
-    item_noun = None  # how the presence message names the item; the model's name when None
+    item_noun: str | None = None  # how the presence message names the item; the model's name when None
 
     def get_urls(self):
         info = self.opts.app_label, self.opts.model_name
