@@ -23,7 +23,6 @@ asserts a timing; CI runs this at the smallest size (``--smoke``) to keep it wor
 """
 
 import argparse
-import datetime as dt
 import os
 import re
 import shutil
@@ -91,6 +90,19 @@ def setup_django():
     from editorial.demo import load_demo
 
     load_demo()
+
+
+def collect_static():
+    """The static files, collected into a folder of this run's own (STATIC_ROOT for every process)."""
+    static_root = Path(tempfile.mkdtemp(prefix="chipsite-static-"))
+    os.environ["STATIC_ROOT"] = str(static_root)
+    subprocess.run(
+        [sys.executable, "manage.py", "collectstatic", "--no-input", "-v0"],
+        cwd=ROOT,
+        env=os.environ,
+        check=True,
+    )
+    return static_root
 
 
 # --- measuring -------------------------------------------------------------------------------
@@ -188,14 +200,30 @@ def wrk(url, duration, *, unique=False, threads=1, connections=CONNECTIONS, extr
         text=True,
         check=True,
     ).stdout
-    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
-    total = int(re.search(r"(\d+) requests in", out).group(1))
+    return {**wrk_figures(out), "errors": re.search(NON_2XX, out)}
+
+
+NON_2XX = r"Non-2xx or 3xx responses: (\d+)"
+
+
+def wrk_figures(out):
+    """Requests per second, requests, and the p50 and p99 latency in ms from wrk's ``--latency`` output."""
     latency = {}
     for percent in ("50", "99"):
-        value, unit = re.search(rf"\s{percent}%\s+([\d.]+)(us|ms|s)", out).groups()
+        value, unit = _wrk_says(rf"\s{percent}%\s+([\d.]+)(us|ms|s)", out).groups()
         latency[percent] = float(value) * {"us": 0.001, "ms": 1, "s": 1000}[unit]
-    errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
-    return {"rps": rps, "requests": total, "p50": latency["50"], "p99": latency["99"], "errors": errors}
+    return {
+        "rps": float(_wrk_says(r"Requests/sec:\s+([\d.]+)", out).group(1)),
+        "requests": int(_wrk_says(r"(\d+) requests in", out).group(1)),
+        "p50": latency["50"],
+        "p99": latency["99"],
+    }
+
+
+def _wrk_says(pattern, out):
+    if (found := re.search(pattern, out)) is None:
+        raise SystemExit(f"wrk's output has no {pattern!r}:\n{out}")
+    return found
 
 
 def wrk_with_cpu(name, cpu_of, url, duration, **options):
@@ -261,90 +289,6 @@ def measure(size, *, duration, static_root, fresh_count):
     return {"counts": counts, "runs": runs, "stored": stored, "load": (load_before, os.getloadavg()[0])}
 
 
-# --- the report ------------------------------------------------------------------------------
-
-
-def report(results, *, duration):
-    from django.db import connection
-    from stored_report import stored_lines, summary_lines
-
-    lines = [
-        "# Benchmarks",
-        "",
-        f"Made by `make bench` (`bench/load.py`) on {dt.date.today():%Y-%m-%d}: gunicorn with {WORKERS} sync",
-        f"workers and the production settings (DEBUG off, PostgreSQL {connection.pg_version // 10000},",
-        f"Redis), driven by `wrk -t1 -c{CONNECTIONS} -d{duration}s` from the same "
-        f"{os.cpu_count()}-core machine.",
-        "Every size has its own page store (STORED_PAGES_ROOT), SITE_URL is the server's address (each",
-        "request names its host), and the Procfile's two task workers (`run_worker`, TASKS_BACKEND=database:",
-        "one for the default queue, one for the periodic) run beside gunicorn. Addresses without a",
-        "query string are stored pages, measured right after a publish;",
-        "the first table holds the pages rendered on demand (query strings, any-N comparisons).",
-        "**Cold**: page and data cache off, every request renders and reads everything. **Miss**:",
-        "cache on, but every request asks for a new address, so the page renders while the shared",
-        "reference data (axes, alternatives, comparisons) stays cached, as after a publish.",
-        "**Warm**: page cache on. The ratio is the",
-        "page's requests per second over the trivial view's in the same server run: read ratios, not",
-        "seconds. CPU is the server's user and system time per request (gunicorn master and workers).",
-        "Queries are counted with the page cache off; bytes are the uncompressed HTML.",
-        "",
-    ]
-    for size, result in results.items():
-        load = result["load"]
-        lines += [
-            f"## {size:,} published vendors",
-            "",
-            f"Machine load (1-minute average) {load[0]:.2f} before and {load[1]:.2f} after this size's runs.",
-            "",
-            "| page | queries | bytes | cold req/s | cold p50 ms | cold p99 ms | cold ratio | cold CPU ms |"
-            " miss req/s | miss p50 ms | miss ratio | warm req/s | warm p50 ms | warm p99 ms | warm ratio |",
-            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
-        ]
-        cold, miss, warm = (result["runs"][mode] for mode in ("cold", "miss", "warm"))
-        for name, (queries, size_bytes) in result["counts"].items():
-            c, m, w = cold[name], miss[name], warm[name]
-            lines.append(
-                f"| {name} | {queries} | {size_bytes:,} | {c['rps']:.0f} | {c['p50']:.1f} | {c['p99']:.1f} | "
-                f"{c['rps'] / cold['trivial view']['rps']:.3f} | {c['cpu_ms']:.1f} | {m['rps']:.0f} | "
-                f"{m['p50']:.1f} | {m['rps'] / miss['trivial view']['rps']:.3f} | {w['rps']:.0f} | "
-                f"{w['p50']:.1f} | {w['p99']:.1f} | {w['rps'] / warm['trivial view']['rps']:.3f} |"
-            )
-        lines.append("")
-        lines += stored_lines(result["stored"], size=size)
-    sizes = sorted(results)
-    pairs = [(sizes[0], sizes[-1])] if len(sizes) > 1 else []
-    if len(sizes) > 2:
-        pairs.append((sizes[-2], sizes[-1]))
-    for small, large in pairs:
-        lines += [f"## Growth of p50 from {small:,} to {large:,} vendors", ""]
-        if small < 50:
-            lines += [
-                f"List pages hold 50 vendors; at {small:,} they hold {small:,}, so their growth here is",
-                "partly the page's own size. The next table compares full pages.",
-                "",
-            ]
-        lines += ["| page | cold | miss | warm |", "|---|---:|---:|---:|"]
-        for name in results[small]["counts"]:
-            if name not in results[large]["runs"]["cold"]:
-                continue  # the deep rankings page has another number at each size
-            cells = []
-            for mode in ("cold", "miss", "warm"):
-                a = results[small]["runs"][mode][name]["p50"]
-                b = results[large]["runs"][mode][name]["p50"]
-                cells.append(f"{100 * (b - a) / a:+.0f} %")
-            lines.append(f"| {name} | {' | '.join(cells)} |")
-        lines.append("")
-    lines += summary_lines(results)
-    return "\n".join(lines)
-
-
-def write_report(output, text):
-    path = Path(output)
-    # bench/editing.py's section is its own: kept as it was.
-    kept = path.read_text().partition(EDITING_SECTION)[1:] if path.exists() else ("", "")
-    path.write_text(f"{text}\n{''.join(kept)}" if kept[0] else text)
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", default="10,1000,10000")
@@ -368,17 +312,11 @@ def main():
     )
 
     began, cpu = time.perf_counter(), time.process_time()
-    static_root = Path(tempfile.mkdtemp(prefix="chipsite-static-"))
-    os.environ["STATIC_ROOT"] = str(static_root)
-    subprocess.run(
-        [sys.executable, "manage.py", "collectstatic", "--no-input", "-v0"],
-        cwd=ROOT,
-        env=os.environ,
-        check=True,
-    )
+    static_root = collect_static()
     fresh_database()
     setup_django()
     from catalogue import grow  # the synthetic vendors, once Django is set up
+    from load_report import report, write_report
 
     results = {}
     for size in sizes:

@@ -21,6 +21,13 @@ def vendor(slug):
     return Vendor.objects.get(slug=slug)
 
 
+def first(queryset):
+    """The queryset's first row; the demo always has one."""
+    row = queryset.first()
+    assert row is not None, f"the demo has no {queryset.model.__name__}"
+    return row
+
+
 def committed(change):
     """Run ``change()`` in one transaction; returns the moment it committed (time.monotonic),
     taken before the render task is enqueued (on_commit callbacks run in order)."""
@@ -40,7 +47,7 @@ def fact_change(slug, value):
 
     def change():
         item = vendor(slug)
-        fact = Fact.objects.filter(vendor=item).order_by("position", "pk").first()
+        fact = first(Fact.objects.filter(vendor=item).order_by("position", "pk"))
         fact.value = value
         fact.save()
         services.publish(obj=item, user=editor())
@@ -55,7 +62,7 @@ def score_change(slug):
 
     def change():
         item = vendor(slug)
-        score = Score.objects.filter(vendor=item).order_by("pk").first()
+        score = first(Score.objects.filter(vendor=item).order_by("pk"))
         score.value = score.value + 1 if score.value < 5 else score.value - 1
         score.save()
         services.publish(obj=item, user=editor())
@@ -81,11 +88,11 @@ def new_vendor(n):
             name=f"Bench new chip {n}",
             slug=f"bench-new-{n}",
             company=f"Bench Company {n}",
-            lane=Lane.objects.order_by("position", "pk").first(),
+            lane=first(Lane.objects.order_by("position", "pk")),
             summary="A vendor the benchmark publishes.",
             alternative_blurb="Teams that need a benchmark.",
         )
-        Fact.objects.create(vendor=item, attribute=Attribute.objects.order_by("pk").first(), value="New")
+        Fact.objects.create(vendor=item, attribute=first(Attribute.objects.order_by("pk")), value="New")
         services.publish(obj=item, user=editor())
 
     return committed(change)
@@ -100,14 +107,17 @@ def axis_edit(n):
 
     from infra.cache import content_changed
     from infra.stored import changed
+    from vendors.admin.reference import AxisAdmin
     from vendors.models import Axis
 
     def change():
-        axis = Axis.objects.filter(is_active=True).order_by("position", "pk").first()
+        axis = first(Axis.objects.filter(is_active=True).order_by("position", "pk"))
         axis.description = axis.description.split(" (benchmark edit")[0] + AXIS_NOTE.format(n=n)
         axis.save()
         content_changed()
-        changed(admin.site._registry[Axis].pages_showing(SimpleNamespace(changed_data=["description"])))
+        axis_admin = admin.site._registry[Axis]
+        assert isinstance(axis_admin, AxisAdmin)
+        changed(axis_admin.pages_showing(SimpleNamespace(changed_data=["description"])))
 
     return committed(change)
 
@@ -204,7 +214,7 @@ def freshness_across_servers(static_root):
         services.refresh_state(obj=vendor)
         opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(CookieJar()))
         login = opener.open(a.url + "/admin/login/").read().decode()
-        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', login).group(1)
+        token = csrf_token(login)
         data = {
             "csrfmiddlewaretoken": token,
             "username": "bench-publisher",
@@ -213,7 +223,7 @@ def freshness_across_servers(static_root):
         }
         opener.open(a.url + "/admin/login/", urllib.parse.urlencode(data).encode())
         change = opener.open(f"{a.url}/admin/vendors/vendor/{vendor.pk}/change/").read().decode()
-        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', change).group(1)
+        token = csrf_token(change)
         opener.open(
             f"{a.url}/admin/vendors/vendor/{vendor.pk}/workflow/publish/",
             urllib.parse.urlencode({"csrfmiddlewaretoken": token, "note": ""}).encode(),
@@ -223,3 +233,10 @@ def freshness_across_servers(static_root):
     finally:
         a.stop()
         b.stop()
+
+
+def csrf_token(page):
+    """The CSRF token in an admin page's form."""
+    found = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page)
+    assert found, "no CSRF token in the page"
+    return found.group(1)
