@@ -35,7 +35,7 @@ EXCLUDED = [
     *("infra.storedpage", "infra.storedpagekey"),
 ]
 # A database holding any of these is not empty: restoring over it needs force.
-CONTENT = ["auth.User", "vendors.Vendor", "vendors.Source", "comparisons.Comparison", "reversion.Revision"]
+CONTENT = ["auth.User", "vendors.Vendor", "claims.Source", "comparisons.Comparison", "reversion.Revision"]
 
 
 def sha256(data):

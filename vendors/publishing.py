@@ -116,8 +116,8 @@ class VendorPublication(Publication):
         "vendors.event": Kind("Event", "date", name=lambda row: display_date(row["date"], row["precision"])),
         "vendors.score": Kind("Score", "ref:axis", "value"),
         "vendors.faq": Kind("FAQ", "question"),
-        "vendors.spec": Kind("", "chip", "quantity", name=spec_row_name),
-        "vendors.availability": Kind("", "chip", "month", name=availability_row_name),
+        "chips.spec": Kind("", "chip", "quantity", name=spec_row_name),
+        "chips.availability": Kind("", "chip", "month", name=availability_row_name),
     }
 
     def document(self, obj: Editable) -> Document:

@@ -3,6 +3,8 @@ entries and revisions keep pointing at the same rows), the roles keep every perm
 and availability dates (vendors 0016 and 0018 gave them), and the tables take the app's name
 (vendors_spec -> chips_spec, ...): no row moves."""
 
+import json
+
 from django.db import migrations
 
 MODELS = [
@@ -56,15 +58,42 @@ def content_types_to(app_label):
     return move
 
 
+def revisions_name(app_label):
+    """A revision keeps each row as JSON naming its model ("vendors.spec"): the rows of the moved
+    models are named by their new label, so revisions, comparisons of them and merges read them."""
+
+    def rename(apps, schema_editor):
+        Version = apps.get_model("reversion", "Version")
+        other = "vendors" if app_label == "chips" else "chips"
+        # The content types have moved already (forward) or not yet (backward): either way the
+        # rows are found by model name, under both labels.
+        rows = Version.objects.filter(content_type__model__in=MODELS, format="json")
+        for version in rows.iterator():
+            data = json.loads(version.serialized_data)
+            renamed = False
+            for item in data:
+                app, _, model = item["model"].partition(".")
+                if app == other and model in MODELS:
+                    item["model"] = f"{app_label}.{model}"
+                    renamed = True
+            if renamed:  # as Django's JSON serializer writes it
+                version.serialized_data = json.dumps(data, ensure_ascii=False)
+                version.save(update_fields=["serialized_data"])
+
+    return rename
+
+
 class Migration(migrations.Migration):
     dependencies = [
         ("chips", "0001_initial"),
         ("auth", "0012_alter_user_first_name_max_length"),
         ("contenttypes", "0002_remove_content_type_name"),
+        ("reversion", "0002_add_index_on_version_for_content_type_and_db"),
     ]
 
     operations = [
         migrations.RunPython(content_types_to("chips"), content_types_to("vendors")),
+        migrations.RunPython(revisions_name("chips"), revisions_name("vendors")),
         *(
             migrations.AlterModelTable(name=name, table=None)
             for name in (

@@ -72,11 +72,11 @@ def queue_counts(user, *, verified_by=None):
         (
             concrete._meta.verbose_name_plural,
             concrete.objects.filter(**mine).stale().count(),
-            reverse(f"admin:vendors_{proxy._meta.model_name}_changelist"),
+            reverse(f"admin:{proxy._meta.app_label}_{proxy._meta.model_name}_changelist"),
         )
         for proxy, concrete, _ in QUEUES
-        if user.has_perm(f"vendors.view_{concrete._meta.model_name}")
-        or user.has_perm(f"vendors.change_{concrete._meta.model_name}")
+        if user.has_perm(f"{concrete._meta.app_label}.view_{concrete._meta.model_name}")
+        or user.has_perm(f"{concrete._meta.app_label}.change_{concrete._meta.model_name}")
     ]
 
 
@@ -145,7 +145,7 @@ class StaleQueueAdmin(ValidatesInitial, admin.ModelAdmin):
     # Permissions: a proxy model's own codenames are not used; the concrete model's are.
 
     def _perm(self, action):
-        return f"vendors.{action}_{self.concrete._meta.model_name}"
+        return f"{self.concrete._meta.app_label}.{action}_{self.concrete._meta.model_name}"
 
     def has_view_permission(self, request, obj=None):
         return request.user.has_perm(self._perm("view")) or self.has_change_permission(request, obj)
@@ -163,7 +163,9 @@ class StaleQueueAdmin(ValidatesInitial, admin.ModelAdmin):
         """A row is edited on its vendor's page, so that the change is kept in its revisions."""
         obj = self.get_object(request, object_id)
         if obj is None or not self.has_view_permission(request, obj):
-            return redirect(reverse(f"admin:vendors_{self.model._meta.model_name}_changelist"))
+            return redirect(
+                reverse(f"admin:{self.model._meta.app_label}_{self.model._meta.model_name}_changelist")
+            )
         return redirect(row_edit_url(obj))
 
     # Columns.
