@@ -75,7 +75,7 @@ MIDDLEWARE = [
     "infra.middleware.CrossOriginResourcePolicyMiddleware",  # outside whitenoise: static files too
     "infra.middleware.AdminInputMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    "infra.cache.PublicGZipMiddleware",
+    "infra.compression.PublicGZipMiddleware",
     # What every answer carries, stored ones too.
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",

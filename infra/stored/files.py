@@ -28,7 +28,7 @@ SUFFIXES = {
 }
 # Beside each page in a folder, its gzip, for nginx's gzip_static to send a browser that asks
 # (infra/nginx/chipsite.conf.template), with nothing compressed per request: the bytes Django's
-# gzip sends for a stored page (infra.cache.PublicGZipMiddleware), and below nginx's
+# gzip sends for a stored page (infra.compression.PublicGZipMiddleware), and below nginx's
 # gzip_min_length none.
 GZIP_SUFFIX = ".gz"
 GZIP_MIN_BYTES = 256

@@ -259,13 +259,15 @@ def test_a_stored_page_is_compressed_once_per_process_and_anew_once_it_is_render
 
     import brotli
 
-    from infra import cache
+    from infra import compression
 
-    monkeypatch.setattr(cache.PublicGZipMiddleware, "encoded", cache._Encoded(limit=1024 * 1024))
+    monkeypatch.setattr(compression.PublicGZipMiddleware, "encoded", compression.Encoded(limit=1024 * 1024))
     made = []
-    real_brotli, real_gzip = brotli.compress, cache.compress_string
+    real_brotli, real_gzip = brotli.compress, compression.compress_string
     monkeypatch.setattr(brotli, "compress", lambda *a, **k: made.append("brotli") or real_brotli(*a, **k))
-    monkeypatch.setattr(cache, "compress_string", lambda *a, **k: made.append("gzip") or real_gzip(*a, **k))
+    monkeypatch.setattr(
+        compression, "compress_string", lambda *a, **k: made.append("gzip") or real_gzip(*a, **k)
+    )
     plain = visitor.get("/vendors/groq/").content
     for coding, decompress in (("br", brotli.decompress), ("gzip", gzip.decompress)):
         first, second = (visitor.get("/vendors/groq/", headers={"accept-encoding": coding}) for _ in range(2))
@@ -362,9 +364,9 @@ def test_the_export_links_the_stores_files_and_keeps_its_bytes_when_the_store_re
 
 
 def test_compressed_stored_pages_beyond_their_limit_drop_the_least_recently_used():
-    from infra.cache import _Encoded
+    from infra.compression import Encoded
 
-    kept = _Encoded(limit=10)
+    kept = Encoded(limit=10)
     for etag in ("a", "b"):
         kept.get((etag, "br"), lambda: b"12345")
     kept.get(("a", "br"), lambda: b"never")  # "a" used again: "b" is now the oldest
