@@ -23,6 +23,7 @@ BEFORE = [*OLD, ("claims", None), ("chips", None)]  # None: none of the app's mi
 
 @pytest.mark.django_db(transaction=True)
 def test_sources_and_chips_move_app_with_every_row_their_permissions_and_revisions():
+    f.role_group("Editor")  # the roles, whatever an earlier test's flush left
     executor = MigrationExecutor(connection)
     executor.migrate(BEFORE)
     try:
