@@ -35,6 +35,7 @@ from django.db.models import F
 from django.utils import timezone
 from publicsuffixlist import PublicSuffixList
 
+from .addresses import is_public
 from .models import Source
 
 # What follows a source whose problem moment moved: the content apps' published pages citing it
@@ -145,11 +146,11 @@ def addresses_of(host):
 
 def refused(address):
     """Whether a check may not connect to ``address``: loopback, private and link-local ones (a
-    cloud's metadata address) are the server's own network, unless SOURCE_CHECK_ALLOW_PRIVATE
-    says otherwise (tests against a local server)."""
+    cloud's metadata address), and IPv6 forms carrying one (claims.addresses), are the server's
+    own network, unless SOURCE_CHECK_ALLOW_PRIVATE says otherwise (tests against a local server)."""
     if settings.SOURCE_CHECK_ALLOW_PRIVATE:
         return False
-    return not ipaddress.ip_address(address.split("%", 1)[0]).is_global
+    return not is_public(address)
 
 
 def _resolve(request):

@@ -295,6 +295,63 @@ class TestFailures:
         assert len(site.requests) <= MAX_REDIRECTS + 1
 
 
+# IPv6 addresses that carry a private IPv4 one, and the IPv4 address each carries.
+CARRYING_A_PRIVATE_IPV4 = {
+    "::127.0.0.1": "IPv4-compatible, loopback",
+    "::10.0.0.1": "IPv4-compatible",
+    "::ffff:127.0.0.1": "IPv4-mapped, loopback",
+    "::ffff:169.254.169.254": "IPv4-mapped, a cloud's metadata address",
+    "64:ff9b::a00:1": "NAT64, 10.0.0.1",
+    "64:ff9b:1::a00:1": "local NAT64, 10.0.0.1",
+    "2002:a00:1::": "6to4, 10.0.0.1",
+    "2001:0:4136:e378:8000:63bf:f5ff:fffe": "Teredo, client 10.0.0.1",
+    "2001:0:a00:1:8000:63bf:f7f7:f7f7": "Teredo, server 10.0.0.1",
+}
+
+
+class TestIPv6CarryingIPv4:
+    """An IPv6 address that embeds an IPv4 one is judged by the IPv4 address it carries."""
+
+    @pytest.fixture
+    def production(self, site, settings):
+        settings.SOURCE_CHECK_ALLOW_PRIVATE = False
+        site.pages["/spec"] = (200, PAGE, {})
+        return site
+
+    @pytest.mark.parametrize("address", CARRYING_A_PRIVATE_IPV4)
+    def test_a_source_on_such_an_address_is_not_fetched(self, production, address):
+        source = f.make_source(url=production.url("/spec", host=f"[{address}]"))
+
+        check(source)
+
+        assert source.check_error == "points to a private address" and source.failures == 1
+        assert production.requests == []
+
+    @pytest.mark.parametrize("address", CARRYING_A_PRIVATE_IPV4)
+    def test_a_host_resolving_to_such_an_address_is_not_fetched(self, production, monkeypatch, address):
+        Resolver(monkeypatch, inside_invalid=[address])
+        source = f.make_source(url=production.url("/spec", host="inside.invalid"))
+
+        check(source)
+
+        assert source.check_error == "points to a private address" and source.failures == 1
+        assert production.requests == []
+
+    @pytest.mark.parametrize(
+        "address",
+        [
+            "64:ff9b::808:808",  # NAT64, 8.8.8.8
+            "2002:808:808::",  # 6to4, 8.8.8.8
+            "::ffff:8.8.8.8",  # IPv4-mapped
+            "2001:0:4136:e378:8000:63bf:f7f7:f7f7",  # Teredo, server 65.54.227.120, client 8.8.8.8
+        ],
+    )
+    def test_a_public_ipv4_inside_is_allowed(self, settings, address):
+        settings.SOURCE_CHECK_ALLOW_PRIVATE = False
+
+        assert not source_checks.refused(address)
+
+
 class TestPinnedAddresses:
     """DNS rebinding: the host is looked up once per request and the connection goes to the
     address that was checked, never to what a second lookup would answer."""
