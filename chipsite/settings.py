@@ -239,6 +239,7 @@ SILENCED_SYSTEM_CHECKS = ["otp_webauthn.E030"]  # no fixed origin list: SameOrig
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "infra.passwords.ContainsNameValidator"},
     {
         "NAME": "django.contrib.auth.password_validation.MinimumLengthValidator",
         "OPTIONS": {"min_length": 12},
