@@ -9,9 +9,11 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.files.storage import default_storage
 from django.core.files.uploadedfile import SimpleUploadedFile, UploadedFile
-from PIL import Image, UnidentifiedImageError
+from PIL import Image, ImageCms, ImageOps, UnidentifiedImageError
 
 log = logging.getLogger(__name__)
+
+SRGB = ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB"))
 
 FORMATS = {"PNG": ("png", "image/png"), "JPEG": ("jpg", "image/jpeg"), "WEBP": ("webp", "image/webp")}
 
@@ -49,14 +51,7 @@ def clean_logo(upload) -> SimpleUploadedFile:
         upload.seek(0)
         with Image.open(upload) as image:
             image.load()
-            out = io.BytesIO()
-            if image_format == "JPEG":
-                image.convert("RGB").save(out, format="JPEG", quality=90, optimize=True)
-            else:
-                kept: Image.Image = image
-                if image.mode not in {"RGB", "RGBA", "L", "LA", "P"}:
-                    kept = image.convert("RGBA")
-                kept.save(out, format=image_format)
+            encoded = _reencode(image, image_format=image_format)
     except ValidationError:
         raise
     except Image.DecompressionBombError:
@@ -77,7 +72,50 @@ def clean_logo(upload) -> SimpleUploadedFile:
             code="damaged_image",
         ) from None
     extension, content_type = FORMATS[image_format]
-    return SimpleUploadedFile(f"logo.{extension}", out.getvalue(), content_type=content_type)
+    return SimpleUploadedFile(f"logo.{extension}", encoded, content_type=content_type)
+
+
+def _reencode(image: Image.Image, *, image_format: str) -> bytes:
+    """``image``'s pixels, upright and in sRGB, encoded afresh with no metadata: no EXIF, XMP,
+    comment (JPEG's COM segment, PNG's text chunks) nor ICC profile. Pillow copies some of
+    these from ``info`` when it saves (a JPEG's comment, a PNG's profile), so the saved image
+    gets an ``info`` of its own holding only a PNG's or GIF's transparent colour, which is
+    pixel data."""
+    kept = _in_srgb(ImageOps.exif_transpose(image))
+    if image_format == "JPEG":
+        kept = kept.convert("RGB")
+    elif kept.mode not in {"RGB", "RGBA", "L", "LA", "P"}:
+        kept = kept.convert("RGBA")
+    transparency = kept.info.get("transparency")
+    kept.info = {} if transparency is None else {"transparency": transparency}
+    out = io.BytesIO()
+    if image_format == "JPEG":
+        kept.save(out, format="JPEG", quality=90, optimize=True)
+    else:
+        kept.save(out, format=image_format)
+    return out.getvalue()
+
+
+def _in_srgb(image: Image.Image) -> Image.Image:
+    """``image`` with the colours its ICC profile describes converted to sRGB, the colour space
+    a browser assumes for an image without a profile. A profile that cannot be applied (one
+    for another kind of image, or damaged) is ignored."""
+    profile = image.info.get("icc_profile")
+    if not profile:
+        return image
+    mode = "RGBA" if image.has_transparency_data else "RGB"
+    source = image if image.mode in {"RGB", "RGBA", "L", "CMYK"} else image.convert(mode)
+    try:
+        converted = ImageCms.profileToProfile(
+            source, ImageCms.ImageCmsProfile(io.BytesIO(profile)), SRGB, outputMode=mode
+        )
+    except (ImageCms.PyCMSError, OSError, ValueError):
+        return image
+    if converted is None:  # only when converting in place, which this does not ask for
+        return image
+    if mode == "RGBA":
+        converted.putalpha(image.convert("RGBA").getchannel("A"))
+    return converted
 
 
 def store_logo(upload, *, name):
