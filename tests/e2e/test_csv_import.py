@@ -43,4 +43,6 @@ def test_an_editor_previews_and_imports_20_facts_without_scrolling_sideways(open
 
     expect(page.locator(".messagelist")).to_contain_text("Imported 20 rows from facts.csv")
     assert Fact.objects.filter(vendor=vendor).count() == 20
-    watcher.assert_clean()
+    # The import's click leaves the preview while its icons may still be on their way: the
+    # browser cancels those (ERR_ABORTED), which is no failure of the site (seen on a busy machine).
+    watcher.assert_clean(aborted_under=("/static/",))
