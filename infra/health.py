@@ -5,7 +5,9 @@
 - ``/readyz``: can this server serve visitors? Only the database decides: without it every
   page is the 503 page, so the answer is 503 and a load balancer sends visitors elsewhere.
   Redis down is *degraded*, not down: pages are served uncached (infra/cache_backends.py fails
-  open), so the answer stays 200 and its body names Redis. Taking every server out of the pool
+  open) and the rate limits count in each process (infra/ratelimit.py), so the answer stays
+  200, its status "degraded" and its body names Redis and what fell back. (Sign-in pauses are
+  counted in the database, infra/lockout.py, and hold without Redis.) Taking every server out of the pool
   because the shared cache went away would turn a slower site into no site.
 """
 
@@ -37,7 +39,11 @@ def _cache():
 REQUIRED = "required"
 CHECKS = {
     "database": (_database, REQUIRED),
-    "cache": (_cache, "Redis (the shared cache) does not answer: pages are served uncached"),
+    "cache": (
+        _cache,
+        "Redis (the shared cache) does not answer: pages are served uncached, and the API's and "
+        "corrections' rate limits are counted by each process alone (its share of each limit)",
+    ),
 }
 
 
