@@ -10,6 +10,7 @@ from django.core.paginator import Paginator
 from django.shortcuts import render
 from django.views.generic import TemplateView
 
+from infra.query_input import refuses_nul
 from infra.stored import shows
 
 from . import selectors, units
@@ -245,6 +246,7 @@ def asked_slugs(request) -> list[str]:
     return list(dict.fromkeys(slug[:100] for slug in slugs))
 
 
+@refuses_nul  # the asked slugs go straight to a query, which PostgreSQL refuses with a NUL
 def chip_compare(request):
     """Any number of live chips side by side. An address naming a chip that is not live is a
     404 that still offers the others; none at all asks the reader to pick some."""
