@@ -89,6 +89,20 @@ CHROMIUM_ARGS = [
 ]
 
 
+EXPECT_TIMEOUT_MS = 20_000
+
+
+def wait_until(condition, *, timeout=EXPECT_TIMEOUT_MS / 1000):
+    """Return once ``condition()`` holds (what the live server does on its own, such as answering
+    a beacon), checking every 50 ms; fail after ``timeout`` seconds. A wait for what is asserted,
+    as ``expect`` does in the browser, not for a fixed time."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            pytest.fail(f"still not true after {timeout:g} s: {condition}")
+        time.sleep(0.05)
+
+
 def _unavailable(reason):
     if os.environ.get("REQUIRE_BROWSER") == "1":
         pytest.fail(f"{reason}, and REQUIRE_BROWSER=1 says the browser tests must run.")
@@ -98,11 +112,14 @@ def _unavailable(reason):
 @pytest.fixture(scope="session")
 def browser():
     try:
-        from playwright.sync_api import sync_playwright
+        from playwright.sync_api import expect, sync_playwright
     except ImportError:
         _unavailable("The playwright package is not installed (pip install -r requirements-dev.txt)")
     if not CHROMIUM.exists():
         _unavailable(f"No Chromium at {CHROMIUM} (apt-get install chromium)")
+    # A busy machine makes a page slower, not a test red: ``expect`` waits this long for what it
+    # asserts (Playwright's own default is 5 s), never for a fixed time.
+    expect.set_options(timeout=EXPECT_TIMEOUT_MS)
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         yield browser

@@ -8,7 +8,10 @@ submits for review; a Publisher then publishes it. At every step the focused ele
 focus outline of 2 px or more with a contrast of 3:1 or more against the page behind it.
 """
 
+import contextlib
+
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 
 from claims.models import Source
@@ -58,11 +61,10 @@ FOCUS_RING = """() => {
 
 
 def assert_focus_visible(page):
-    for _ in range(20):  # a date field's parts take focus a moment after the field itself
-        ring = page.evaluate(FOCUS_RING)
-        if ring["width"] >= 2:
-            break
-        page.wait_for_timeout(50)
+    # A date field's parts take focus a moment after the field itself.
+    with contextlib.suppress(PlaywrightTimeoutError):
+        page.wait_for_function(f"() => ({FOCUS_RING})().width >= 2")
+    ring = page.evaluate(FOCUS_RING)
     assert ring["width"] >= 2, f"no visible focus outline on {ring['what']}"
     assert ring["contrast"] >= 3, f"focus outline of {ring['what']} has contrast {ring['contrast']:.2f}"
     return ring

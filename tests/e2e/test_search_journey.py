@@ -32,7 +32,7 @@ def test_header_search_finds_a_fact_and_opens_its_row_without_javascript(open_pa
     row = page.locator(f"#{href.split('#')[1]}")
     expect(row).to_contain_text("HBM3e")
     expect(row).to_be_in_viewport()
-    watcher.assert_clean()
+    watcher.assert_clean(aborted_under=("/static/",))
 
 
 def test_a_query_of_one_long_word_wraps_on_a_phone(open_page):
@@ -58,9 +58,11 @@ def test_a_misspelt_search_finds_its_vendor_and_and_n_more_opens_the_rest(open_p
     facts = page.get_by_role("region", name="Facts")
     expect(facts.get_by_role("listitem")).to_have_count(10)
     more = facts.get_by_role("link", name=re.compile(r"^And \d+ more facts: show all \d+$"))
+    expect(more).to_be_visible()
     total = int(re.search(r"show all (\d+)", more.inner_text()).group(1))
     more.click()
 
     expect(page).to_have_url(re.compile(r"/search/\?q=chip&kind=fact$"))
     expect(page.get_by_role("region", name="Facts").get_by_role("listitem")).to_have_count(total)
-    watcher.assert_clean()
+    # An icon still on its way when the link is followed is dropped by the browser, not failed.
+    watcher.assert_clean(aborted_under=("/static/",))

@@ -18,18 +18,16 @@ def sign_in(open_page):
     return sign_in_as(open_page, username="queue-editor", viewport=DESKTOP)
 
 
-def row_uncovered_in_view(cell):
-    """The cell's row is inside the window and not under the sticky menu or Save bar.
-
-    It asks what the browser draws at the middle of the row's first field: the anchored title
-    cell itself has no width on a wide screen (its title is drawn across the top of the row)."""
-    return cell.evaluate(
-        "(el) => { const row = el.closest('tr');"
-        " const field = [...row.cells].find((td) => td !== el && td.getBoundingClientRect().width > 0);"
-        " const r = field.getBoundingClientRect(); const y = r.y + Math.min(r.height / 2, 20);"
-        " return row.getBoundingClientRect().y >= 0 && y < window.innerHeight"
-        " && row.contains(document.elementFromPoint(r.x + r.width / 2, y)); }"
-    )
+# Whether the cell's row is inside the window and not under the sticky menu or Save bar. It asks
+# what the browser draws at the middle of the row's first field: the anchored title cell itself
+# has no width on a wide screen (its title is drawn across the top of the row).
+ROW_UNCOVERED_IN_VIEW = (
+    "(el) => { const row = el.closest('tr');"
+    " const field = [...row.cells].find((td) => td !== el && td.getBoundingClientRect().width > 0);"
+    " const r = field.getBoundingClientRect(); const y = r.y + Math.min(r.height / 2, 20);"
+    " return row.getBoundingClientRect().y >= 0 && y < window.innerHeight"
+    " && row.contains(document.elementFromPoint(r.x + r.width / 2, y)); }"
+)
 
 
 def test_a_fact_whose_source_died_is_found_opened_on_its_row_and_verified(open_page):
@@ -50,11 +48,8 @@ def test_a_fact_whose_source_died_is_found_opened_on_its_row_and_verified(open_p
     page.wait_for_url(f"**/admin/vendors/vendor/{vendor.pk}/change/#fact-{fact.pk}")
     anchor = page.locator(f"#fact-{fact.pk}")
     expect(anchor).to_contain_text("144 GB HBM3e")
-    for _ in range(30):  # once the page's scripts have drawn its widgets (the row stays in view)
-        if row_uncovered_in_view(anchor):
-            break
-        page.wait_for_timeout(100)
-    assert row_uncovered_in_view(anchor)
+    # Once the page's scripts have drawn its widgets, the row is still in view.
+    page.wait_for_function(ROW_UNCOVERED_IN_VIEW, arg=anchor.element_handle())
 
     page.go_back()
     page.locator("#result_list tbody tr", has_text="144 GB HBM3e").get_by_role(

@@ -1,17 +1,18 @@
 """A change page in a real Chromium keeps what was typed across a reload (localStorage), and
 says when it closes, so that “Also here: …” names only who has the page open now."""
 
-import time
-
 import pytest
 from django.core.cache import cache
 from playwright.sync_api import expect
 
 from tests import factories as f
-from tests.e2e.conftest import sign_in
+from tests.e2e.conftest import sign_in, wait_until
 from vendors.models import Vendor
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+# What was typed, kept in the browser for this page (static/js/working-copy.js).
+UNSAVED_KEPT = "() => Object.keys(localStorage).some((key) => key.startsWith('chipsite:unsaved:'))"
 
 
 def test_what_was_typed_and_not_saved_is_offered_back_after_a_reload_then_saved(open_page):
@@ -19,7 +20,7 @@ def test_what_was_typed_and_not_saved_is_offered_back_after_a_reload_then_saved(
     page, watcher = sign_in(open_page, username="autosaver", viewport={"width": 1280, "height": 900})
     page.goto(f.admin_change_url(vendor))
     page.fill("#id_summary", "Typed, never saved: the browser crashed.")
-    page.wait_for_timeout(800)  # the page keeps it a moment after the last key
+    page.wait_for_function(UNSAVED_KEPT)  # the page keeps it a moment after the last key
 
     page.reload()
 
@@ -41,7 +42,7 @@ def test_discarding_the_offer_forgets_what_was_typed(open_page):
     page, _ = sign_in(open_page, username="discarder", viewport={"width": 1280, "height": 900})
     page.goto(f.admin_change_url(vendor))
     page.fill("#id_summary", "A thought not worth keeping.")
-    page.wait_for_timeout(800)
+    page.wait_for_function(UNSAVED_KEPT)
     page.reload()
 
     page.get_by_role("button", name="Discard them").click()
@@ -60,9 +61,6 @@ def test_leaving_the_page_clears_the_editors_presence(open_page):
 
     page.goto("/admin/")  # the page goes: its script says so as it does
 
-    for _ in range(50):
-        if not (cache.get(key) or {}):
-            break
-        time.sleep(0.1)
+    wait_until(lambda: not (cache.get(key) or {}))  # the beacon, answered by the live server
     assert (cache.get(key) or {}) == {}
     assert Vendor.objects.filter(pk=vendor.pk).exists()
