@@ -129,6 +129,8 @@ STORED_PAGE_FIELDS = (
     "until",
     "error",
     "failed_at",
+    "attempts",
+    "next_try",
     "shows",
 )
 
@@ -136,10 +138,11 @@ STORED_PAGE_FIELDS = (
 @admin.register(StoredPage)
 class StoredPageAdmin(ReadOnly, admin.ModelAdmin):
     """The public pages as stored (infra/stored/), for every staff member to read: which
-    render failed and why (the previous page is still served), failures first. Nothing here
+    render failed, why and when the worker tries again (the previous page is still served),
+    failures first. Nothing here
     is edited: pages are rendered when what they show changes."""
 
-    list_display = ["path", "rendered_at", "until", "render_state", "failed_at"]
+    list_display = ["path", "rendered_at", "until", "render_state", "failed_at", "next_try"]
     list_filter = [FailedRender]
     search_fields = ["path"]
     fields = STORED_PAGE_FIELDS

@@ -1,3 +1,4 @@
+import datetime as dt
 from typing import TYPE_CHECKING
 
 from django.conf import settings
@@ -73,7 +74,15 @@ class StoredPage(models.Model):
         null=True, blank=True, db_index=True, help_text="When it stops being true by itself."
     )
     error = models.TextField(blank=True, help_text="Why the last render failed; empty when it worked.")
-    failed_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    failed_at = models.DateTimeField(
+        "failing since", null=True, blank=True, db_index=True, help_text="When its renders began to fail."
+    )
+    attempts = models.PositiveIntegerField(
+        "failed renders", default=0, help_text="Renders that failed in a row; 0 once one works."
+    )
+    next_try = models.DateTimeField(
+        null=True, blank=True, db_index=True, help_text="When the worker's sweep renders a failed page again."
+    )
 
     class Meta:
         ordering = ["path"]
@@ -86,8 +95,6 @@ class StoredPage(models.Model):
     def record_many(cls, entries):
         """Renders stored ``entries`` (infra.stored.Entry): index each under its keys, in one
         transaction. A page whose row a newer render wrote meanwhile keeps that row."""
-        import datetime as dt
-
         from django.db import transaction
 
         def moment(timestamp):
@@ -116,12 +123,17 @@ class StoredPage(models.Model):
                         until=moment(entry.until),
                         error="",
                         failed_at=None,
+                        attempts=0,
+                        next_try=None,
                     )
                     for entry in latest.values()
                 ],
                 update_conflicts=True,
                 unique_fields=["path"],
-                update_fields=["file", "etag", "release", "rendered_at", "until", "error", "failed_at"],
+                update_fields=[
+                    *["file", "etag", "release", "rendered_at", "until"],
+                    *["error", "failed_at", "attempts", "next_try"],
+                ],
             )
             ids = dict(cls.objects.filter(path__in=list(latest)).values_list("path", "pk"))
             known = set(StoredPageKey.objects.filter(page_id__in=ids.values()).values_list("page_id", "key"))
@@ -138,10 +150,31 @@ class StoredPage(models.Model):
             )
 
     @classmethod
-    def failed(cls, path, error):
+    def failed(cls, path: str, error: str, *, now: dt.datetime | None = None) -> None:
+        """A render of ``path`` failed: keep why, and when the sweep tries again (``retry_after``).
+        An address never stored gets a row of its own (no file yet), so that it is retried too."""
+        from django.db import transaction
         from django.utils import timezone
 
-        cls.objects.filter(path=path).update(error=error[:2000], failed_at=timezone.now())
+        now = now or timezone.now()
+        with transaction.atomic():
+            cls.objects.get_or_create(path=path, defaults={"file": "", "etag": "", "release": ""})
+            page = cls.objects.select_for_update().get(path=path)
+            page.attempts += 1
+            page.error = error[:2000]
+            page.failed_at = page.failed_at or now
+            page.next_try = now + retry_after(page.attempts)
+            page.save(update_fields=["attempts", "error", "failed_at", "next_try"])
+
+
+# A failed render is tried again after 30 s, then 1 min, 2 min, 4 min, 8 min, then every 10 min.
+RETRY_FIRST = dt.timedelta(seconds=30)
+RETRY_AT_MOST = dt.timedelta(minutes=10)
+
+
+def retry_after(attempts: int) -> dt.timedelta:
+    """How long after its ``attempts``-th failure in a row a page is rendered again."""
+    return min(RETRY_FIRST * 2 ** min(max(attempts - 1, 0), 16), RETRY_AT_MOST)
 
 
 class StoredPageKey(models.Model):
@@ -175,3 +208,19 @@ class PeriodicRun(models.Model):
 
     def __str__(self):
         return self.name
+
+
+class TaskWorker(models.Model):
+    """One task worker process (``run_worker`` with the database backend) and how long it is
+    known to be alive: it renews the lease every few seconds. A task it holds as running once the
+    lease has ended was cut short (the process was killed) and is queued again (infra/leases.py)."""
+
+    worker_id = models.CharField(max_length=64, unique=True)
+    alive_until = models.DateTimeField(db_index=True, help_text="When its lease ends unless renewed.")
+
+    class Meta:
+        ordering = ["worker_id"]
+        verbose_name = "task worker"
+
+    def __str__(self):
+        return self.worker_id

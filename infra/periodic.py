@@ -43,7 +43,7 @@ A task that fails is not retried before its next time; ``infra.tasklog`` logs it
 import datetime as dt
 import logging
 import threading
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from django.db import close_old_connections, connection, transaction
@@ -223,11 +223,19 @@ def run_due(*, now: dt.datetime | None = None, schedules: Iterable[Schedule] | N
 
 
 class Scheduler:
-    """The loop `run_worker` runs: every ``check_every`` seconds, enqueue what is due, until ``stop``."""
+    """The loop `run_worker` runs: every ``check_every`` seconds, enqueue what is due, until ``stop``
+    (and first, ``beat``: the database worker renews its lease and takes back tasks cut short)."""
 
-    def __init__(self, *, check_every: float, stop: threading.Event | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        check_every: float,
+        stop: threading.Event | None = None,
+        beat: Callable[[], object] | None = None,
+    ) -> None:
         self.check_every = check_every
         self.stop = stop or threading.Event()
+        self.beat = beat
 
     def run(self) -> None:
         logger.info(
@@ -238,6 +246,8 @@ class Scheduler:
             while not self.stop.is_set():
                 close_old_connections()
                 try:
+                    if self.beat is not None:
+                        self.beat()
                     run_due()
                 except Exception as error:  # a database away for a moment: look again next time
                     logger.error("Periodic schedule not checked: %s: %s", type(error).__name__, error)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable
 from typing import Any
@@ -15,6 +16,7 @@ from django.utils.http import quote_etag
 from .keys import DEFERRED, Shown, _shown, is_stored_address
 from .store import Entry, etag_of, store
 
+log = logging.getLogger("infra.stored")
 RENDER_FLAG = "chipsite.render"  # a WSGI environ key: no HTTP header can set it
 # X-Stored-Page on an answer of stored bytes: "hit", or "stale" while the database is away.
 FROM_STORE = ("hit", "stale")
@@ -62,7 +64,15 @@ class StoredPageMiddleware:
             # The database is away (a 503), or the render failed: the page as it was, stale-if-error.
             return answer(request, *found, stale=True)
         if self._storable(request, response) and is_stored_address(request.path):
-            entry = store.write(request.path, response, shown)
+            try:
+                entry = store.write(request.path, response, shown)
+            except Exception:
+                if rendering:
+                    raise  # the render fails, and its index row says why (``render``)
+                # The store cannot be written (full, read-only, its bucket away): the page as it was,
+                # or, never stored, the one just rendered, unstored. The worker's sweep stores it later.
+                log.exception("Stored page %s not written.", request.path)
+                return answer(request, *found, stale=True) if found is not None else response
             if entry.etag != etag_of(response.content) and (newer := store.read(request.path)):
                 return answer(request, *newer)  # rendered since this render began: that one
             _public(response, entry)

@@ -22,6 +22,7 @@ from django.utils import timezone
 
 from ..periodic import PERIODIC_QUEUE
 from ..purge import purge_keys
+from . import retries
 from .files import AtomicFileSystemStorage, copy_page
 from .keys import DEFERRED, EVERYTHING, every_path, own_key
 from .middleware import RENDER_FLAG, has_worker, site_host
@@ -32,6 +33,7 @@ PURGE_PAGES_AT_MOST = 500  # a purge naming more pages than this purges the whol
 JOBS_HELP = "Processes rendering at once (default: one per core; SQLite renders in one)."
 RENDER_CHUNK = 50  # addresses a render process takes at a time
 RENDERS_PER_PROCESS_AT_LEAST = 200  # fewer addresses than this each: not worth a process
+RENDER_AGAIN_SECONDS = 5  # a publish's render that failed as a whole runs again this much later
 
 
 _handler: Any = None
@@ -225,12 +227,21 @@ def render_showing(keys: list[str], paths: list[str]) -> dict[str, int]:
     twice renders the same bytes twice and changes nothing more (it publishes nothing)."""
     from ..models import StoredPage
 
-    due = showing([DEFERRED])
-    affected = [*paths, *showing(keys), *due]
-    if has_worker():  # the sweep builds them; a visitor meanwhile gets the previous bytes
-        StoredPage.objects.filter(path__in=due).update(until=timezone.now())
-        affected = [path for path in affected if path not in set(due)]
-    return render(affected, jobs=worker_jobs()).counts()
+    try:
+        due = showing([DEFERRED])
+        affected = [*paths, *showing(keys), *due]
+        if has_worker():  # the sweep builds them; a visitor meanwhile gets the previous bytes
+            StoredPage.objects.filter(path__in=due).update(until=timezone.now())
+            affected = [path for path in affected if path not in set(due)]
+        return render(affected, jobs=worker_jobs()).counts()
+    except Exception:
+        if has_worker():
+            # The render as a whole failed (the database locked or away mid-way; a page that
+            # fails alone is retried by the sweep): it runs again shortly, and until then its
+            # pages keep their previous bytes.
+            again = timezone.now() + dt.timedelta(seconds=RENDER_AGAIN_SECONDS)
+            render_showing.using(run_after=again).enqueue(keys, paths)
+        raise
 
 
 @dataclass
@@ -301,16 +312,23 @@ def changed_everywhere() -> None:
 
 
 @task()
-def render_due(jobs: int = 0) -> dict[str, int]:
+def render_due(jobs: int = 0, every_failed: bool = False) -> dict[str, int]:
     """The periodic sweep (every STORED_PAGES_SWEEP_SECONDS): pages whose time has come (a
     scheduled version, a row turning stale at midnight, the whole-site file marked due) or made
-    by another release, rendered before a visitor asks."""
+    by another release, rendered before a visitor asks; and failed renders, tried again
+    (``retries``; with ``every_failed``, all of them at once)."""
     from ..models import StoredPage
 
-    stored = StoredPage.objects.all()
-    due = list(stored.filter(until__lte=timezone.now()).values_list("path", flat=True))
-    due += list(stored.exclude(release=settings.RELEASE).values_list("path", flat=True))
-    return render(due, jobs=jobs or worker_jobs()).counts()
+    now = timezone.now()
+    working = StoredPage.objects.filter(error="")
+    due = list(working.filter(until__lte=now).values_list("path", flat=True))
+    due += list(working.exclude(release=settings.RELEASE).values_list("path", flat=True))
+    tried = list(retries.failing().values_list("path", flat=True)) if every_failed else retries.to_retry(now)
+    jobs = jobs or worker_jobs()
+    report = render([*due, *tried], jobs=jobs)
+    if set(tried) - set(report.failed):  # one worked: the others may work now too
+        report.add(render(retries.still_failing(tried), jobs=jobs))
+    return report.counts()
 
 
 @task()
@@ -319,15 +337,15 @@ def render_missing(jobs: int = 0) -> dict[str, int]:
     went live, a store just emptied): every address listed, those without a page rendered."""
     from ..models import StoredPage
 
-    known = set(StoredPage.objects.values_list("path", flat=True))
+    known = set(StoredPage.objects.values_list("path", flat=True))  # a failed one: retries
     return render([path for path in every_path() if path not in known], jobs=jobs or worker_jobs()).counts()
 
 
 @task()
 def render_expired(jobs: int = 0) -> dict[str, int]:
-    """Everything a full sweep renders: what is due, then what is missing (``jobs`` processes
-    at once: see ``render``; 0 for the worker's own, ``worker_jobs``)."""
-    due, missing = render_due.call(jobs), render_missing.call(jobs)
+    """Everything a full sweep renders: what is due or failed, then what is missing (``jobs``
+    processes at once: see ``render``; 0 for the worker's own, ``worker_jobs``)."""
+    due, missing = render_due.call(jobs, True), render_missing.call(jobs)
     return {name: due[name] + missing[name] for name in due}
 
 
@@ -339,7 +357,7 @@ def export_to(target: Any) -> int:
     storage = _storage()
     out = AtomicFileSystemStorage(location=target)
     count = 0
-    for file in StoredPage.objects.values_list("file", flat=True).iterator():
+    for file in StoredPage.objects.exclude(file="").values_list("file", flat=True).iterator():
         copy_page(storage, out, file)
         count += 1
     return count

@@ -8,7 +8,8 @@ from infra import stored
 class Command(BaseCommand):
     help = (
         "Render the stored pages (infra/stored/): by default those whose time has come, made by "
-        "another release or never stored; with --all, every one. Run it after a deploy."
+        "another release, whose last render failed, or never stored; with --all, every one. Run it "
+        "after a deploy."
     )
 
     def add_arguments(self, parser):

@@ -1,6 +1,8 @@
 """The task worker: the periodic schedule (infra/periodic.py) and, with TASKS_BACKEND=database, the
 queue's tasks, in one process. Run one or more, on any servers: the schedule's claims keep two
-workers from enqueuing one run twice, and django-tasks-db's row locks from running one task twice."""
+workers from enqueuing one run twice, and django-tasks-db's row locks from running one task twice.
+A worker killed while running a task leaves it running; its lease (infra/leases.py) gives it back
+to the queue: at once when it starts again under the same ``--worker-id``, else when the lease ends."""
 
 import logging
 import signal
@@ -13,6 +15,7 @@ from django.utils.crypto import get_random_string
 from django_tasks_db.backend import DatabaseBackend
 from django_tasks_db.management.commands.db_worker import Worker
 
+from infra import leases
 from infra.periodic import Scheduler
 
 logger = logging.getLogger("infra.periodic")
@@ -62,7 +65,9 @@ class Command(BaseCommand):
         parser.add_argument(
             "--worker-id",
             default="",
-            help="With the database backend: this worker's id, unique among workers (default: random).",
+            help="With the database backend: this worker's id, unique among workers (default: random). "
+            "Give each worker a lasting one: started again after being killed, it takes back at once "
+            "the task it was running (else another worker does once its lease ends).",
         )
         parser.add_argument(
             "--no-startup-delay",
@@ -79,14 +84,23 @@ class Command(BaseCommand):
             logging.getLogger(name).setLevel(level)
 
         stop = threading.Event()
-        scheduler = Scheduler(check_every=check_every, stop=stop)
         backend = task_backends[DEFAULT_TASK_BACKEND_ALIAS]
         if not isinstance(backend, DatabaseBackend):
             logger.info("Tasks run as they are enqueued (%s): the schedule only.", type(backend).__name__)
             self.stop_on_signals(stop)
-            scheduler.run()
+            Scheduler(check_every=check_every, stop=stop).run()
             return
 
+        worker_id = worker_id or get_random_string(32)
+        # Held from before the first task is taken; what this id's previous process left running, back.
+        leases.renew(worker_id, check_every=check_every)
+        leases.reclaim_own(worker_id)
+
+        def beat() -> None:
+            leases.renew(worker_id, check_every=check_every)
+            leases.reclaim_expired()
+
+        scheduler = Scheduler(check_every=check_every, stop=stop, beat=beat)
         worker = QueueWorker(
             stop=stop,
             queue_names=queue_name.split(","),
@@ -96,7 +110,7 @@ class Command(BaseCommand):
             backend_name=DEFAULT_TASK_BACKEND_ALIAS,
             startup_delay=startup_delay,
             max_tasks=None,
-            worker_id=worker_id or get_random_string(32),
+            worker_id=worker_id,
         )
         worker.configure_signals()
         schedule = threading.Thread(target=scheduler.run, name="periodic-schedule")
@@ -106,6 +120,7 @@ class Command(BaseCommand):
         finally:
             stop.set()
             schedule.join()
+            leases.release(worker_id)
 
     def stop_on_signals(self, stop: threading.Event) -> None:
         """The schedule alone: the first signal stops it after what it is running, the second at once."""
