@@ -24,15 +24,20 @@ def test_a_reader_sorts_filters_compares_three_chips_reads_the_sources_and_downl
 
     page.get_by_role("link", name="Memory bandwidth").click()  # highest first
     # Columns: compare, (chip), vendor, availability, memory capacity, memory bandwidth.
-    bandwidths = page.locator("table.chip-table tbody tr td:nth-child(6)").all_inner_texts()
-    assert bandwidths[0].startswith("22 TB/s")  # Rubin's HBM4; an LPU's SRAM bandwidth is not beside it
+    bandwidths = page.locator("table.chip-table tbody tr td:nth-child(6)")
+    # Rubin's HBM4; an LPU's SRAM bandwidth is not beside it
+    expect(bandwidths.first).to_have_text(re.compile(r"^22 TB/s"), use_inner_text=True)
 
     page.get_by_label("Memory of at least (GB)").fill("150")
     page.get_by_role("button", name="Apply").click()
+    expect(page).to_have_url(re.compile(r"[?&]min_memory=150(&|$)"))
+    expect(page.locator("th[aria-sort]").first).to_have_text(
+        re.compile(r"^Memory bandwidth"), use_inner_text=True
+    )
+    page.wait_for_load_state()  # the filtered table, whole
     names = page.locator("table.chip-table tbody th[scope=row]").all_inner_texts()
     assert "Trainium3" in names and "SN50" not in names  # 144 GiB is 155 GB; 64 GB is not enough
     assert "Groq 3 LPU" not in names  # it states no memory capacity
-    assert page.locator("th[aria-sort]").first.inner_text().startswith("Memory bandwidth")
 
     for chip in ("Trainium3", "TPU7x", "MI355X"):
         page.get_by_label(f"Compare {chip}").check()

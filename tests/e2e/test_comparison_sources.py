@@ -23,7 +23,10 @@ def test_a_comparison_and_an_assessment_cite_sources_added_in_the_dialog(open_pa
         ("sources", "Trainium3 launch", "https://aws.amazon.com/ai/machine-learning/trainium/"),
         ("assessments-0-sources", "Trainium3 memory", "https://www.tomshardware.com/trainium3"),
     ]:
-        assert page.locator(f"#id_{field} ~ .related-widget-wrapper-link.add-related:visible").count() == 0
+        expect(page.locator(f"#id_{field} ~ .add-source-button")).to_be_visible()
+        expect(page.locator(f"#id_{field} ~ .related-widget-wrapper-link.add-related:visible")).to_have_count(
+            0
+        )
         page.locator(f"#id_{field} ~ .add-source-button").click()
         dialog.get_by_label("URL").fill(url)
         dialog.get_by_label("Title").fill(title)

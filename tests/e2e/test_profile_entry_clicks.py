@@ -213,7 +213,10 @@ def test_the_dialog_shows_what_is_wrong_and_offers_a_source_its_url_already_is(o
     page.fill("#id_password", "pw")
     page.click("input[type=submit]")
     dialog = page.locator("#source-dialog")
-    assert page.locator("#id_facts-0-sources ~ .related-widget-wrapper-link.add-related:visible").count() == 0
+    expect(page.locator("#id_facts-0-sources")).to_be_attached()  # the add page, past the sign-in
+    expect(
+        page.locator("#id_facts-0-sources ~ .related-widget-wrapper-link.add-related:visible")
+    ).to_have_count(0)
 
     page.locator("#id_facts-0-sources ~ .add-source-button").click()
     dialog.get_by_label("URL").fill("not a url")

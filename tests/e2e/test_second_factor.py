@@ -42,7 +42,7 @@ def sign_out(page):
 
 def keep_recovery_codes(page):
     expect(page.get_by_role("heading", name="Your recovery codes")).to_be_visible()
-    assert len(page.locator(".second-factor-codes code").all_inner_texts()) == 10
+    expect(page.locator(".second-factor-codes code")).to_have_count(10)
     page.get_by_role("link", name="I have kept them: continue").click()
     expect(page.get_by_role("heading", name=HOME)).to_be_visible()
 

@@ -25,9 +25,10 @@ def test_what_was_typed_and_not_saved_is_offered_back_after_a_reload_then_saved(
     page.reload()
 
     expect(page.get_by_text("Restore unsaved changes?")).to_be_visible()
-    assert page.input_value("#id_summary") == "The summary as saved."  # nothing restored unasked
+    summary = page.locator("#id_summary")
+    expect(summary).to_have_value("The summary as saved.")  # nothing restored unasked
     page.get_by_role("button", name="Restore unsaved changes").click()
-    assert page.input_value("#id_summary") == "Typed, never saved: the browser crashed."
+    expect(summary).to_have_value("Typed, never saved: the browser crashed.")
     page.get_by_role("button", name="Save and continue editing").click()
     expect(page.locator(".messagelist").get_by_text("was changed successfully")).to_be_visible()
     vendor.refresh_from_db()
@@ -49,7 +50,7 @@ def test_discarding_the_offer_forgets_what_was_typed(open_page):
     page.reload()
 
     expect(page.get_by_text("Restore unsaved changes?")).to_have_count(0)
-    assert page.input_value("#id_summary") == "As saved."
+    expect(page.locator("#id_summary")).to_have_value("As saved.")
 
 
 def test_leaving_the_page_clears_the_editors_presence(open_page):
