@@ -215,7 +215,9 @@ class TaskWorker(models.Model):
     known to be alive: it renews the lease every few seconds. A task it holds as running once the
     lease has ended was cut short (the process was killed) and is queued again (infra/leases.py)."""
 
-    worker_id = models.CharField(max_length=64, unique=True)
+    worker_id = models.CharField(
+        max_length=200, unique=True, help_text="Its --worker-id, or the random one it was given."
+    )
     alive_until = models.DateTimeField(db_index=True, help_text="When its lease ends unless renewed.")
 
     class Meta:

@@ -18,7 +18,14 @@ class Migration(migrations.Migration):
                         auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
                     ),
                 ),
-                ("worker_id", models.CharField(max_length=64, unique=True)),
+                (
+                    "worker_id",
+                    models.CharField(
+                        help_text="Its --worker-id, or the random one it was given.",
+                        max_length=200,
+                        unique=True,
+                    ),
+                ),
                 (
                     "alive_until",
                     models.DateTimeField(db_index=True, help_text="When its lease ends unless renewed."),

@@ -79,6 +79,8 @@ class Command(BaseCommand):
     def handle(self, *args, check_every, interval, queue_name, worker_id, startup_delay, verbosity, **opts):
         if check_every <= 0 or interval < 0:
             raise CommandError("--check-every must be more than 0 and --interval 0 or more.")
+        if len(worker_id) > 200:
+            raise CommandError("--worker-id must be 200 characters or fewer.")
         level = {0: logging.WARNING, 1: logging.INFO}.get(verbosity, logging.DEBUG)
         for name in LOGGERS:
             logging.getLogger(name).setLevel(level)
