@@ -21,7 +21,9 @@ How a page gets there, and stays true:
 - A page whose ``until`` has passed, or made by another release, is rendered again on the
   next request, as a page that was never stored is; the worker's periodic sweep does it first.
 - A render that fails keeps the previous bytes; its error is kept on its index row (the admin
-  lists it) and logged once. Files are written to a temporary name and renamed into place.
+  lists it, with its next try) and logged once, and the sweep tries it again until it works
+  (``retries``). A render task whose worker was killed runs again (infra/leases.py). Files are
+  written to a temporary name and renamed into place.
 - When the database is away, the request that would render again answers 503: the stored
   bytes are sent instead, ``Cache-Control: stale-if-error``. A stored page that is still true
   is served without the database at all.
