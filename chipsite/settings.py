@@ -169,6 +169,8 @@ STORED_PAGES_ENABLED = env_bool("STORED_PAGES", True)
 STORED_PAGES_ROOT = Path(os.environ.get("STORED_PAGES_ROOT", BASE_DIR / "stored-pages"))
 # How often the worker renders stored pages whose time has come.
 STORED_PAGES_SWEEP_SECONDS = float(os.environ.get("STORED_PAGES_SWEEP_SECONDS", "30"))
+# A task worker's lease (infra/leases.py): a task left running by a worker silent this long is queued again.
+TASKS_WORKER_LEASE_SECONDS = float(os.environ.get("TASKS_WORKER_LEASE_SECONDS", "30"))
 # Processes the worker renders a large set of pages with: one per core unless set.
 STORED_PAGES_RENDER_JOBS = int(os.environ.get("STORED_PAGES_RENDER_JOBS", "0")) or os.cpu_count() or 1
 # Memory per app-server process for stored pages compressed for browsers (by ETag, LRU).

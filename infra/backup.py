@@ -32,7 +32,7 @@ FORMAT = 1
 # Stored pages' index is rebuilt from the content after a restore (infra/stored/), never restored.
 EXCLUDED = [
     *("contenttypes", "auth.permission", "sessions", "axes", "django_tasks_database"),
-    *("infra.storedpage", "infra.storedpagekey"),
+    *("infra.storedpage", "infra.storedpagekey", "infra.taskworker"),
 ]
 # A database holding any of these is not empty: restoring over it needs force.
 CONTENT = ["auth.User", "vendors.Vendor", "claims.Source", "comparisons.Comparison", "reversion.Revision"]
