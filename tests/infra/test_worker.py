@@ -19,6 +19,15 @@ from infra.models import PeriodicRun
 from tests.infra.worker_tasks import write_file
 
 ROOT = Path(__file__).resolve().parents[2]
+# A worker that looks at its queue and schedule often, so a test waits little for it.
+WORKER_COMMAND = [
+    sys.executable,
+    "manage.py",
+    "run_worker",
+    "--check-every=0.5",
+    "--interval=0.1",
+    "--no-startup-delay",
+]
 
 
 def wait_until(condition, *, timeout, what):
@@ -83,14 +92,7 @@ def worker(shared_database, database_backend):
         PYTHONUNBUFFERED="1",
     )
     process = subprocess.Popen(
-        [
-            sys.executable,
-            "manage.py",
-            "run_worker",
-            "--check-every=0.5",
-            "--interval=0.1",
-            "--no-startup-delay",
-        ],
+        WORKER_COMMAND,
         cwd=ROOT,
         env=env,
         stdout=subprocess.PIPE,

@@ -8,7 +8,6 @@ import random
 import re
 import signal
 import subprocess
-import sys
 import time
 from unittest import mock
 
@@ -22,7 +21,7 @@ from infra.stored import every_path, meta_name, store
 from infra.stored.rendering import render_one
 from infra.stored.store import Entry
 from tests.infra.test_stored import demo  # noqa: F401 - the small site every page is stored for
-from tests.infra.test_worker import ROOT, database_backend, shared_database  # noqa: F401
+from tests.infra.test_worker import ROOT, WORKER_COMMAND, database_backend, shared_database  # noqa: F401
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -62,15 +61,7 @@ class Worker:
     def start(self):
         with open(self.log, "a") as out:
             self.process = subprocess.Popen(
-                [
-                    sys.executable,
-                    "manage.py",
-                    "run_worker",
-                    "--check-every=0.5",
-                    "--interval=0.1",
-                    "--no-startup-delay",
-                    f"--worker-id={WORKER_ID}",
-                ],
+                [*WORKER_COMMAND, f"--worker-id={WORKER_ID}"],
                 cwd=ROOT,
                 env=self.env,
                 stdout=out,
