@@ -50,6 +50,16 @@ class Precision(models.TextChoices):
     FP64 = "FP64", "FP64"
 
 
+class Qualifier(models.TextChoices):
+    """How the source bounds its figure: “over 10 PFLOPS” is kept as 10 and “over”."""
+
+    EXACT = "", "Exact"
+    ABOUT = "about", "About"
+    AT_LEAST = "at_least", "At least"
+    OVER = "over", "Over"
+    UP_TO = "up_to", "Up to"
+
+
 def chip_slug(name: str) -> str:
     return slugify(name)
 
@@ -77,7 +87,30 @@ class Spec(Verifiable):
         blank=True,
         help_text="For compute: the number format it is counted in.",
     )
-    sparse = models.BooleanField(default=False, help_text="For compute: counted with sparsity.")
+    qualifier = models.CharField(
+        max_length=8,
+        choices=Qualifier.choices,
+        blank=True,
+        default=Qualifier.EXACT,
+        help_text="As the source bounds the figure: “over 10 PFLOPS” is 10 with “Over”.",
+    )
+    sparse = models.BooleanField(
+        null=True,
+        blank=True,
+        default=None,
+        help_text="For compute: whether a source says it is counted with sparsity (empty: not stated).",
+    )
+    sources_differ = models.BooleanField(
+        default=False,
+        editable=False,
+        help_text="A cited source states another value than this one (beyond rounding).",
+    )
+    difference_note = models.TextField(
+        "note on differing sources",
+        blank=True,
+        help_text="Shown to readers: why the sources' figures differ, e.g. “AWS states GiB; press "
+        "reports round to GB”. Settles “Sources differ”.",
+    )
     vendor_stated = models.BooleanField(
         default=False, help_text="Tick when the figure comes from the vendor itself."
     )
@@ -91,7 +124,7 @@ class Spec(Verifiable):
         verbose_name = "chip spec"
         constraints = [
             models.CheckConstraint(
-                condition=Q(kind="compute") | Q(precision="", sparse=False),
+                condition=Q(kind="compute") | Q(precision="", sparse__isnull=True),
                 name="spec_precision_only_for_compute",
                 violation_error_message="Only a compute figure has a precision or sparsity.",
             ),
@@ -249,7 +282,7 @@ class VersionSpec(models.Model):
     kind = models.CharField(max_length=16, choices=SpecKind.choices)
     scope = models.CharField(max_length=6, choices=Scope.choices)
     precision = models.CharField(max_length=12, blank=True)
-    sparse = models.BooleanField(default=False)
+    sparse = models.BooleanField(null=True, blank=True, default=None)
     value = models.FloatField()
 
     class Meta:

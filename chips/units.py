@@ -69,7 +69,10 @@ KINDS: Final = {
     "compute": Kind("Compute", "compute", "PFLOPS"),
     "power": Kind("Power", "power", "W", higher_is_better=False),
     "process": Kind("Process", "length", "nm", higher_is_better=False),
-    "scale": Kind("Scale", "count", "chips"),
+    # What a scale counts, never ranked together: the chips of one scale-up domain (a rack, an
+    # UltraServer, a pod on one interconnect) and the most chips one cluster can join.
+    "scale": Kind("Scale-up domain", "count", "chips"),
+    "cluster": Kind("Cluster limit", "count", "chips"),
 }
 
 

@@ -103,6 +103,12 @@ class Source(models.Model):
         help_text="Everything citing this source and verified before this moment is stale.",
     )
 
+    # The page's visible text at the last two checks that read it (zlib-compressed UTF-8, at most
+    # PAGE_TEXT_MAX characters): the passage around a found quote, and what changed when one went.
+    page_text = models.BinaryField(blank=True, default=b"", editable=False)
+    previous_page_text = models.BinaryField(blank=True, default=b"", editable=False)
+    page_text_at = models.DateTimeField("page text read at", null=True, blank=True, editable=False)
+
     objects = SourceQuerySet.as_manager()
 
     class Meta:
@@ -220,6 +226,14 @@ class Support(models.TextChoices):
     CONTRADICTS = "contradicts", "Contradicts"
 
 
+class Wording(models.TextChoices):
+    """What a citation's text is: the source's own words (shown in quotation marks and checked
+    against the page) or the editor's summary of what it says (labelled, never quoted or checked)."""
+
+    QUOTE = "quote", "Quote: the source's own words"
+    SUMMARY = "summary", "Summary: our words for what the source says"
+
+
 class Citation(models.Model):
     """A link from one cited thing to one source, with the evidence: the source's own words
     and how far they support it. PROTECT keeps cited sources alive."""
@@ -236,6 +250,25 @@ class Citation(models.Model):
         choices=Support.choices,
         default=Support.FULL,
         help_text="Whether the source supports the claim fully, only partly, or contradicts it.",
+    )
+    wording = models.CharField(
+        max_length=7,
+        choices=Wording.choices,
+        default=Wording.QUOTE,
+        help_text="A quote is checked against the source's page and shown in quotation marks; "
+        "a summary is labelled “Summary” and never checked as a quote.",
+    )
+    # What the last check of the source found of the quote (claims/source_checks.py).
+    quote_found = models.BooleanField(
+        "quote found on the source", null=True, editable=False, help_text="Empty until checked."
+    )
+    quote_checked_at = models.DateTimeField("quote checked at", null=True, blank=True, editable=False)
+    quote_missing_at = models.DateTimeField(
+        "quote missing since",
+        null=True,
+        blank=True,
+        editable=False,
+        help_text="When a check first did not find the quote: a problem moment, like a dead source.",
     )
 
     class Meta:

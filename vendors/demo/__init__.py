@@ -275,7 +275,7 @@ class DemoLoader:
                     unit=given["unit"],
                     scope=given["scope"],
                     precision=given["precision"],
-                    sparse=given["sparse"],
+                    sparse=given["sparse"] if given["kind"] == "compute" else None,
                     vendor_stated=given["vendor_stated"],
                     verified_on=verified_on,
                     position=position,
