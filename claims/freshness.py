@@ -2,9 +2,10 @@
 
 A claim is stale when it was never verified, was last verified before the freshness window
 (``settings.FRESHNESS_DAYS``), or cites a source whose checks found a problem after the claim
-was last verified. Verification and problems are compared as moments, so a source that fails
-later the same day a fact was verified makes it stale, and verifying it again after that
-clears it.
+was last verified: the source died or moved (``Source.problem_at``), or no longer says the quote
+the claim cites it for (the citation's ``quote_missing_at``, claims/quotes.py). Verification
+and problems are compared as moments, so a source that fails later the same day a fact was
+verified makes it stale, and verifying it again after that clears it.
 
 The rule is written twice here, side by side and nowhere else: once in Python for a
 published document (``is_stale``), once as a database condition for the editors' queues
@@ -53,8 +54,9 @@ def is_stale(
     problems: Iterable[dt.datetime | None],
     cutoff: dt.date,
 ) -> bool:
-    """The rule for one claim: ``problems`` are the problem moments of the sources it cites
-    (None for a source without one); ``cutoff`` comes from ``stale_before``."""
+    """The rule for one claim: ``problems`` are the problem moments of the sources it cites and
+    of its citations' quotes (``quote_missing_at``), None for one without a problem; ``cutoff``
+    comes from ``stale_before``."""
     moment = verified_moment(verified_on, verified_at)
     if moment is None or verified_on is None or verified_on < cutoff:
         return True
@@ -76,7 +78,8 @@ def stale_condition(
     live in ``citation_model`` (``cited`` and ``source`` foreign keys)."""
     cutoff = stale_before(days=days, today=today)
     # ``cited`` is declared on each table citation_table builds, not on the abstract Citation.
+    after = OuterRef("verified_moment")
     citations = citation_model._default_manager.filter(  # type: ignore[misc]
-        cited=OuterRef("pk"), source__problem_at__gt=OuterRef("verified_moment")
+        Q(source__problem_at__gt=after) | Q(quote_missing_at__gt=after), cited=OuterRef("pk")
     )
     return Q(verified_on__isnull=True) | Q(verified_on__lt=cutoff) | Q(Exists(citations))

@@ -210,9 +210,18 @@ class VerifiableQuerySet(models.QuerySet):
         )
 
     def with_source_problems(self):
-        """Each row's sources that have a problem or whose text changed, as ``checked_sources``."""
+        """Each row's sources that have a problem or whose text changed, as ``checked_sources``,
+        and its citations whose quote a check did not find, as ``missing_quotes``."""
         flagged = Source.objects.filter(Q(problem_on__isnull=False) | Q(text_changed_since__isnull=False))
-        return self.prefetch_related(Prefetch("sources", queryset=flagged, to_attr="checked_sources"))
+        missing = citation_table_of(self.model).objects.filter(quote_missing_at__isnull=False)
+        return self.prefetch_related(
+            Prefetch(
+                "sources",
+                queryset=flagged.defer("page_text", "previous_page_text"),
+                to_attr="checked_sources",
+            ),
+            Prefetch(citations_of(self.model), queryset=missing, to_attr="missing_quotes"),
+        )
 
 
 QUOTE_MAX = 500  # characters: the source's own words, not the whole page

@@ -13,19 +13,21 @@ What makes the facts, events and scores citing a source stale (VerifiableQuerySe
 The problem's day is kept while the problem lasts, so rows verified after it stay fresh; a
 check that finds the page back where it was clears it.
 
+A check that reads the page keeps its visible text (the last two, compressed) and looks for the
+quote of every citation of the source in it (claims/quotes.py): a quote no longer found is a
+problem moment of the citation, which makes its row stale (“the source no longer says: …”).
+
 A changed page text is recorded (“page text changed since 28 Nov”) but makes nothing stale:
 pages change their menus, dates, cookie notices and related links all the time, and a queue
 refilled by every such change would teach editors to tick “verified” without reading.
 """
 
-import hashlib
 import ipaddress
 import socket
 import ssl
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from html.parser import HTMLParser
 from urllib.parse import urlsplit
 
 import httpcore
@@ -37,15 +39,18 @@ from publicsuffixlist import PublicSuffixList
 
 from .addresses import is_public
 from .models import Source
+from .quotes import check_quotes, keep_text, read_page
 
-# What follows a source whose problem moment moved: the content apps' published pages citing it
-# take the new moment (vendors registers vendors.services.refresh_pages_citing in its ready()).
+# What follows a source whose problem moment (or that of a quote citing it) moved: the content
+# apps' published pages citing it take the new moment (vendors registers
+# vendors.services.refresh_pages_citing in its ready()).
 # The kernel knows no content app, so they come to it.
 _problem_moved_handlers: list[Callable[..., object]] = []
 
 
 def on_problem_moved(handler: Callable[..., object]) -> None:
-    """Call ``handler(sources=[pk, ...])`` after a check moves those sources' problem moments."""
+    """Call ``handler(sources=[pk, ...])`` after a check moves those sources' problem moments
+    or those of their citations' quotes."""
     if handler not in _problem_moved_handlers:
         _problem_moved_handlers.append(handler)
 
@@ -65,6 +70,9 @@ CHECK_FIELDS = [
     "problem",
     "problem_on",
     "problem_at",
+    "page_text",
+    "previous_page_text",
+    "page_text_at",
 ]
 
 _suffixes = PublicSuffixList()  # the bundled list: nothing is fetched
@@ -76,12 +84,14 @@ def user_agent():
 
 @dataclass(frozen=True)
 class Fetched:
-    """What one fetch found: a status and the final URL, or an error in words."""
+    """What one fetch found: a status and the final URL, or an error in words; and the page's
+    visible text when it is HTML or plain text."""
 
     status: int | None = None
     error: str = ""
     final_url: str = ""
     fingerprint: str = ""
+    text: str = ""
 
     @property
     def failed(self):
@@ -93,44 +103,11 @@ class Outcome:
     source: Source
     fetched: Fetched
     new_problem: bool = False
+    quotes_found: int = 0
+    quotes_missing: int = 0
 
 
 # --- Fetching ---------------------------------------------------------------------------
-
-
-class _TextCollector(HTMLParser):
-    """The text a reader sees: everything outside script, style, template and noscript."""
-
-    HIDDEN = {"script", "style", "template", "noscript"}
-
-    def __init__(self):
-        super().__init__(convert_charrefs=True)
-        self.parts = []
-        self.hidden = 0
-
-    def handle_starttag(self, tag, attrs):
-        if tag in self.HIDDEN:
-            self.hidden += 1
-
-    def handle_endtag(self, tag):
-        if tag in self.HIDDEN and self.hidden:
-            self.hidden -= 1
-
-    def handle_data(self, data):
-        if not self.hidden:
-            self.parts.append(data)
-
-
-def fingerprint(body, *, content_type="", encoding=None):
-    """SHA-256 of the page's visible text, white space collapsed; of the bytes for anything not HTML."""
-    if "html" in content_type or not content_type:
-        collector = _TextCollector()
-        collector.feed(body.decode(encoding or "utf-8", errors="replace"))
-        collector.close()
-        data = " ".join(" ".join(collector.parts).split()).encode()
-    else:
-        data = body
-    return hashlib.sha256(data).hexdigest()
 
 
 class PrivateAddress(httpx.RequestError):
@@ -257,8 +234,10 @@ def fetch(url, *, client):
         return Fetched(error=_error_in_words(exc))
     except (OSError, ValueError) as exc:  # an address httpx refuses before sending anything
         return Fetched(error=_error_in_words(exc))
-    text_hash = fingerprint(bytes(body), content_type=content_type, encoding=encoding) if status < 400 else ""
-    return Fetched(status=status, final_url=final_url, fingerprint=text_hash)
+    if status >= 400:
+        return Fetched(status=status, final_url=final_url)
+    text_hash, text = read_page(bytes(body), content_type=content_type, encoding=encoding)
+    return Fetched(status=status, final_url=final_url, fingerprint=text_hash, text=text)
 
 
 def make_client(*, timeout=None, verify=True):
@@ -322,6 +301,8 @@ def apply_result(source, fetched, *, now=None):
         source.fingerprint = fetched.fingerprint or source.fingerprint
         if site_of(fetched.final_url) != site_of(source.url):
             problem = f"moved to {site_of(fetched.final_url)}"
+        else:  # another site's page is not the source's words
+            keep_text(source, fetched.text, now=now)
     if not problem:
         source.problem, source.problem_on, source.problem_at = "", None, None
         return False
@@ -343,7 +324,7 @@ def check_sources(*, sources, dry_run=False, concurrency=None, timeout=None, now
     sources = list(sources)
     found = fetch_all((s.url for s in sources), concurrency=concurrency, timeout=timeout)
     now = now or timezone.now()
-    outcomes, moved = [], []
+    outcomes, moved = [], set()
     for source in sources:
         fetched = found[source.url]
         before = source.problem_at
@@ -351,12 +332,19 @@ def check_sources(*, sources, dry_run=False, concurrency=None, timeout=None, now
         if not dry_run:
             source.save(update_fields=CHECK_FIELDS)
             if source.problem_at != before:
-                moved.append(source.pk)
+                moved.add(source.pk)
         outcomes.append(Outcome(source=source, fetched=fetched, new_problem=new_problem))
+    read = {o.source.pk: o.fetched.text for o in outcomes if o.source.page_text_at == now}
+    quotes = check_quotes(texts=read, now=now, save=not dry_run)
+    for outcome in outcomes:
+        outcome.quotes_found = quotes.found.get(outcome.source.pk, 0)
+        outcome.quotes_missing = quotes.missing.get(outcome.source.pk, 0)
+    if not dry_run:
+        moved |= quotes.moved
     if moved:
         # What visitors read follows at once, without a publish, as a verification does.
         for handler in _problem_moved_handlers:
-            handler(sources=moved)
+            handler(sources=sorted(moved))
     return outcomes
 
 
@@ -374,6 +362,8 @@ def summarise(outcomes):
         "answered": len(outcomes) - failed,
         "failed": failed,
         "new_problems": sum(outcome.new_problem for outcome in outcomes),
+        "quotes_found": sum(outcome.quotes_found for outcome in outcomes),
+        "quotes_missing": sum(outcome.quotes_missing for outcome in outcomes),
     }
 
 
@@ -386,4 +376,6 @@ def describe(outcome):
     notes = [text for text in (source.problem_text, source.text_changed_text) if text]
     if fetched.failed and not source.problem_on:
         notes.append(f"{source.failures} failed check{'s' if source.failures != 1 else ''} in a row")
+    if outcome.quotes_found or outcome.quotes_missing:
+        notes.append(f"quotes: {outcome.quotes_found} found, {outcome.quotes_missing} not found")
     return f"{found}" + (f" ({'; '.join(notes)})" if notes else "")

@@ -9,7 +9,7 @@ from django.contrib import admin
 from django.contrib.admin.options import BaseModelAdmin, InlineModelAdmin
 from django.contrib.admin.widgets import AutocompleteSelect, AutocompleteSelectMultiple
 from django.core.exceptions import ValidationError
-from django.db.models import Model, QuerySet
+from django.db.models import Model, Prefetch, QuerySet
 
 from claims.models import Source, citations_of
 
@@ -215,7 +215,13 @@ class CitedInline(AutocompletesKnowChoices, CitesSources, admin.TabularInline):
     def get_queryset(self, request):
         # Each row's form reads its sources and their evidence for the fields' initial values:
         # one query each for all the rows.
-        return super().get_queryset(request).prefetch_related("sources", citations_of(self.model))
+        # The sources' page texts are not read here (claims/quotes.py reads them when it checks).
+        sources = Source.objects.defer("page_text", "previous_page_text")
+        return (
+            super()
+            .get_queryset(request)
+            .prefetch_related(Prefetch("sources", queryset=sources), citations_of(self.model))
+        )
 
 
 class ChecksChangedRowsOnly(_ModelForm):

@@ -2,9 +2,12 @@
 
 Each cited row's form (a fact, event, score, answer or assessment) has an ``evidence`` field:
 one group per cited source, a support select and a quote box, posted as three parallel lists
-(``<row>-evidence-source``, ``-support``, ``-quote``). The page draws a group for each saved
-citation without script; ``static/js/source-dialog.js`` adds one when a source is picked or
-added through the dialog. A save writes them with ``claims.services.set_evidence``.
+(``<row>-evidence-source``, ``-support``, ``-quote``), and whether the words are a quote or our
+summary (``<row>-evidence-wording-<source id>``: a group added by script without it is a quote).
+Beside a saved quote: what the last check of its source found of it (claims/quotes.py).
+The page draws a group for each saved citation without script; ``static/js/source-dialog.js``
+adds one when a source is picked or added through the dialog. A save writes them with
+``claims.services.set_evidence``.
 """
 
 from __future__ import annotations
@@ -12,11 +15,13 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 from django.utils.text import Truncator
 
-from ..models import QUOTE_MAX, Support, citations_of
+from ..models import QUOTE_MAX, Support, Wording, citations_of
 from ..services import EvidenceInput
 
 PARTS = ("source", "support", "quote")
@@ -31,7 +36,10 @@ class EvidenceWidget(forms.Widget):
 
     def value_from_datadict(self, data, files, name):
         lists = [data.getlist(f"{name}-{part}") if hasattr(data, "getlist") else [] for part in PARTS]
-        return [dict(zip(PARTS, values, strict=False)) for values in zip(*lists, strict=False)]
+        entries = [dict(zip(PARTS, values, strict=False)) for values in zip(*lists, strict=False)]
+        for entry in entries:
+            entry["wording"] = data.get(f"{name}-wording-{entry['source']}") or Wording.QUOTE
+        return entries
 
     def value_omitted_from_data(self, data, files, name):
         return f"{name}-source" not in data
@@ -51,19 +59,28 @@ class EvidenceWidget(forms.Widget):
                 '<option value="{}"{}>{}</option>',
                 ((value, " selected" if value == support else "", label) for value, label in Support.choices),
             )
+            wording = entry.get("wording") or Wording.QUOTE
+            wordings = format_html_join(
+                "",
+                '<option value="{}"{}>{}</option>',
+                ((value, " selected" if value == wording else "", label) for value, label in Wording.choices),
+            )
             groups.append(
                 format_html(
                     '<fieldset class="evidence-group" data-source="{pk}"><legend>{title}</legend>'
                     '<input type="hidden" name="{name}-source" value="{pk}">'
                     '<label>Support <select name="{name}-support">{options}</select></label> '
+                    '<label>Words <select name="{name}-wording-{pk}">{wordings}</select></label> '
                     '<label>Quote <textarea name="{name}-quote" rows="2" cols="40" maxlength="{max}">'
-                    "{quote}</textarea></label></fieldset>",
+                    "{quote}</textarea></label>{check}</fieldset>",
                     pk=pk,
                     title=self.titles.get(pk) or f"Source {pk}",
                     name=name,
                     options=options,
+                    wordings=wordings,
                     max=QUOTE_MAX,
                     quote=entry.get("quote", ""),
+                    check=_check_note(entry),
                 )
             )
         empty = format_html(
@@ -76,6 +93,18 @@ class EvidenceWidget(forms.Widget):
             QUOTE_MAX,
             mark_safe("".join(groups)) if groups else empty,  # each group escaped above
         )
+
+
+def _check_note(entry: dict[str, Any]) -> str:
+    """What the last check of the source found of a saved quote, for the editor."""
+    found, at = entry.get("checked") or (None, None)
+    if found is None or at is None or entry.get("wording", Wording.QUOTE) != Wording.QUOTE:
+        return ""
+    when = date_format(timezone.localtime(at), "DATETIME_FORMAT")
+    words = (
+        f"Found on the source ({when})" if found else f"Not found on the source at its last check ({when})"
+    )
+    return format_html('<p class="help quote-check">{}</p>', words)
 
 
 class EvidenceField(forms.Field):
@@ -106,6 +135,9 @@ class EvidenceField(forms.Field):
             name = f"“{Truncator(self.widget.titles.get(pk, f'source {pk}')).chars(60)}”"
             quote = (entry.get("quote") or "").strip()
             support = entry.get("support") or Support.FULL
+            wording = entry.get("wording") or Wording.QUOTE
+            if wording not in Wording.values:
+                errors.append(f"The words from {name} are a quote or a summary: choose one.")
             if len(quote) > QUOTE_MAX:
                 errors.append(
                     f"The quote from {name} is {len(quote)} characters: shorten it to {QUOTE_MAX} at most."
@@ -115,7 +147,7 @@ class EvidenceField(forms.Field):
                     f"“{Truncator(support).chars(30)}” is not a support for {name}: choose full "
                     "support, partial support or contradicts."
                 )
-            found[pk] = EvidenceInput(quote=quote, support=support)
+            found[pk] = EvidenceInput(quote=quote, support=support, wording=wording)
         if errors:
             raise forms.ValidationError(errors)
         return found
@@ -144,7 +176,13 @@ class CitesEvidence(forms.Form):
         self.initial.setdefault(
             "evidence",
             [
-                {"source": citation.source_id, "quote": citation.quote, "support": citation.support}
+                {
+                    "source": citation.source_id,
+                    "quote": citation.quote,
+                    "support": citation.support,
+                    "wording": citation.wording,
+                    "checked": (citation.quote_found, citation.quote_checked_at),
+                }
                 for citation in sorted(getattr(row, citations_of(type(row))).all(), key=lambda c: c.pk)
             ],
         )

@@ -13,12 +13,13 @@ from django.urls import path as url_path
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import date_format
-from django.utils.html import format_html_join
+from django.utils.html import format_html, format_html_join
 
 from infra.admin_input import ValidatesInitial
 
 from ..authoring import source_url_warnings
-from ..models import QUOTE_MAX, Citation, Source, Support, normalise_url
+from ..models import QUOTE_MAX, Citation, Source, Support, Wording, normalise_url
+from ..quotes import decompress_text, find_quote
 from ..services import add_source
 from ..source_checks import check_sources, describe
 
@@ -52,10 +53,10 @@ class SourceAdmin(ValidatesInitial, admin.ModelAdmin):
     list_display = ["title", "publisher", "url", "accessed_on", "last_check", "citation_count"]
     list_filter = [SourceHealthFilter, "accessed_on", "publisher"]
     search_fields = ["title", "publisher", "url", "archive_url"]
-    readonly_fields = ["last_check", "final_url", "fingerprint", "failures", "cited_by"]
+    readonly_fields = ["last_check", "final_url", "fingerprint", "failures", "quotes_on_page", "cited_by"]
     fieldsets = [
         (None, {"fields": ["title", "publisher", "url", "archive_url", "accessed_on", "notes"]}),
-        ("Last check", {"fields": ["last_check", "final_url", "fingerprint", "failures"]}),
+        ("Last check", {"fields": ["last_check", "final_url", "fingerprint", "failures", "quotes_on_page"]}),
         (None, {"fields": ["cited_by"]}),
     ]
 
@@ -143,11 +144,30 @@ class SourceAdmin(ValidatesInitial, admin.ModelAdmin):
             )
             for relation in citation_relations()
         ]
-        return super().get_queryset(request).annotate(citation_count=sum(counts, Value(0)))
+        # The page texts are read only by a change page (quotes_on_page), not by the list.
+        queryset = super().get_queryset(request).defer("page_text", "previous_page_text")
+        return queryset.annotate(citation_count=sum(counts, Value(0)))
 
     @admin.display(description="citations", ordering="citation_count")
     def citation_count(self, obj):
         return obj.citation_count
+
+    @admin.display(description="quotes on the page")
+    def quotes_on_page(self, obj):
+        """Each quote citing this source, what the last check found of it, and the page's words
+        around it: where it was found, or, for one not found, where the previous text had it."""
+        if obj.pk is None:
+            return "Nothing yet."
+        quotes = [
+            citation
+            for relation in citation_relations()
+            for citation in relation.related_model.objects.filter(source=obj, wording=Wording.QUOTE)
+            .exclude(quote="")
+            .only("quote", "quote_found", "quote_checked_at", "quote_missing_at")
+        ]
+        if not quotes:
+            return "No citation quotes this source."
+        return format_html_join("", "{}", ((quote_passage(obj, citation),) for citation in quotes))
 
     @admin.display(description="cited by")
     def cited_by(self, obj):
@@ -189,6 +209,37 @@ class QuickEvidenceForm(forms.Form):
         required=False,
         choices=Support.choices,
         error_messages={"invalid_choice": "Choose full support, partial support or contradicts."},
+    )
+
+
+def quote_passage(source, citation):
+    """One quote of ``source`` as its change page shows it (escaped: the page's words are not ours)."""
+    texts = source.__dict__.setdefault("_texts", {})  # decompressed once per page
+    if not texts:
+        texts.update(now=decompress_text(source.page_text), before=decompress_text(source.previous_page_text))
+    if citation.quote_found is None:
+        state, found, where = "Not checked yet", None, ""
+    elif citation.quote_found:
+        state, found, where = "Found", find_quote(citation.quote, texts["now"]), "On the page"
+    else:
+        since = date_format(timezone.localtime(citation.quote_missing_at or citation.quote_checked_at))
+        state, found, where = (
+            f"Not found since {since}",
+            find_quote(citation.quote, texts["before"]),
+            "Before",
+        )
+    passage: str
+    if found is not None and found.match:
+        passage = format_html("{}: {} <mark>{}</mark> {}", where, found.before, found.match, found.after)
+    elif found is not None and citation.quote_found is False:
+        passage = "Not in the previous text either." if texts["before"] else "No earlier text was kept."
+    else:
+        passage = ""
+    return format_html(
+        '<div class="quote-check"><p>“{}” — {}</p><p class="help">{}</p></div>',
+        citation.quote,
+        state,
+        passage,
     )
 
 

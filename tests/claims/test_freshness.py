@@ -7,11 +7,12 @@ import io
 import pytest
 from django.utils import timezone
 
+from claims.freshness import is_stale, stale_before
 from tests import factories as f
 from tests.claims.test_source_checks import Site, check
 from vendors import services
 from vendors.documents import document_of
-from vendors.models import Fact, VendorVersion
+from vendors.models import Fact, FactCitation, VendorVersion
 
 pytestmark = pytest.mark.django_db
 
@@ -54,6 +55,36 @@ def test_the_queue_and_the_published_document_read_staleness_the_same(
 
     (published,) = document_of(version).facts
     assert (fact in Fact.objects.stale(), published.is_stale) == (stale, stale)
+
+
+QUOTE_CASES = {
+    # name: (verified_at, quote_missing_at, stale)
+    "quote found": (NOW - HOUR, None, False),
+    "quote gone before it was verified": (NOW - HOUR, NOW - 2 * HOUR, False),
+    "quote gone later the same day": (NOW - 2 * HOUR, NOW - HOUR, True),
+}
+
+
+@pytest.mark.parametrize(("verified_at", "quote_missing_at", "stale"), QUOTE_CASES.values(), ids=QUOTE_CASES)
+def test_a_quote_gone_from_its_source_is_a_problem_moment_in_both_rules(verified_at, quote_missing_at, stale):
+    source = f.make_source()
+    fact = f.make_fact(vendor=f.make_vendor(), verified_on=TODAY, sources=[source, f.make_source()])
+    Fact.objects.filter(pk=fact.pk).update(verified_at=verified_at)
+    FactCitation.objects.filter(cited=fact, source=source).update(
+        quote="144 GB", quote_found=quote_missing_at is None, quote_missing_at=quote_missing_at
+    )
+
+    python = is_stale(
+        verified_on=TODAY,
+        verified_at=verified_at,
+        problems=[
+            moment
+            for c in FactCitation.objects.filter(cited=fact)
+            for moment in (c.source.problem_at, c.quote_missing_at)
+        ],
+        cutoff=stale_before(),
+    )
+    assert (fact in Fact.objects.stale(), python) == (stale, stale)
 
 
 def _stale_everywhere(client, *, vendor, fact, comparison):

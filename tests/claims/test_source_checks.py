@@ -548,7 +548,14 @@ class TestTask:
 
         result = check_all_sources.enqueue()  # the immediate backend, as in every test
 
-        assert result.return_value == {"checked": 2, "answered": 1, "failed": 1, "new_problems": 0}
+        assert result.return_value == {
+            "checked": 2,
+            "answered": 1,
+            "failed": 1,
+            "new_problems": 0,
+            "quotes_found": 0,
+            "quotes_missing": 0,
+        }
         assert Source.objects.filter(checked_at__isnull=False).count() == 2
 
     def test_it_is_on_the_schedule_every_source_check_every_hours(self):

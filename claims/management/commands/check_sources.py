@@ -9,8 +9,9 @@ from claims.source_checks import check_sources, describe, sources_to_check, summ
 class Command(BaseCommand):
     help = (
         "Fetch each source's URL (least recently checked first) and record its status, final URL "
-        "and a fingerprint of its text. A source that fails twice in a row or moves to another site "
-        "puts what cites it into the staleness queue."
+        "and a fingerprint of its text, and look for each citation's quote in its text. A source that "
+        "fails twice in a row or moves to another site, or no longer says a quote, puts what cites "
+        "it into the staleness queue."
     )
 
     def add_arguments(self, parser):
@@ -36,5 +37,6 @@ class Command(BaseCommand):
         verb = "Checked (dry run, nothing recorded)" if dry_run else "Checked"
         self.stdout.write(
             f"{verb} {found['checked']} source(s): {found['answered']} answered, {found['failed']} failed; "
-            f"{found['new_problems']} newly put what cites them into the staleness queue."
+            f"{found['new_problems']} newly put what cites them into the staleness queue; "
+            f"quotes: {found['quotes_found']} found, {found['quotes_missing']} not found."
         )
