@@ -20,6 +20,7 @@ from chips import units
 from chips.models import Availability, Spec, StaleAvailability, StaleSpec
 from claims.freshness import verified_moment
 from claims.models import VerifiableQuerySet
+from claims.quotes import missing_quote_text
 from infra.admin_input import ValidatesInitial
 
 from ..models import Event, Fact, Score, StaleEvent, StaleFact, StaleScore
@@ -177,7 +178,8 @@ class StaleQueueAdmin(ValidatesInitial, admin.ModelAdmin):
     @admin.display(description="source checks")
     def why(self, obj):
         """What the checks of the row's sources found, in words (its age is the column before):
-        a problem found after the row was verified, which is why it is here, or a changed page."""
+        a problem found after the row was verified, which is why it is here (a source dead or
+        moved, or no longer saying the row's quote), or a changed page."""
         reasons = []
         verified = verified_moment(obj.verified_on, obj.verified_at)
         for source in obj.checked_sources:
@@ -185,6 +187,9 @@ class StaleQueueAdmin(ValidatesInitial, admin.ModelAdmin):
                 reasons.append(source.problem_text)
             elif source.text_changed_text:
                 reasons.append(source.text_changed_text)
+        for citation in getattr(obj, "missing_quotes", ()):
+            if verified is None or citation.quote_missing_at > verified:
+                reasons.append(missing_quote_text(citation.quote))
         return format_html_join("", "<div>{}</div>", ((reason,) for reason in reasons))
 
     @admin.display(description="edit")
