@@ -8,14 +8,15 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable
+from decimal import Decimal
 from typing import TYPE_CHECKING, Any, Final, Literal
 
-from pydantic import Field, computed_field, field_validator
+from pydantic import Field, ValidationInfo, computed_field, field_validator
 
-from claims.documents import Part, Verified
+from claims.documents import Part, Source, Verified
 from claims.models import display_date
 
-from . import units
+from . import quantities, units
 from .models import Stage
 
 if TYPE_CHECKING:
@@ -23,8 +24,9 @@ if TYPE_CHECKING:
 
 
 type SpecKindValue = Literal[
-    "memory", "bandwidth", "sram", "sram_bandwidth", "compute", "power", "process", "scale"
+    "memory", "bandwidth", "sram", "sram_bandwidth", "compute", "power", "process", "scale", "cluster"
 ]
+type QualifierValue = Literal["", "about", "at_least", "over", "up_to"]
 type ScopeValue = Literal["chip", "system", "pod"]
 SCOPE_TEXT: Final = {"chip": "per chip", "system": "per system", "pod": "per pod"}
 
@@ -34,6 +36,19 @@ def _plain_quantity(value: Any) -> Any:
     return units.plain(value) if not isinstance(value, str) else value
 
 
+class StatedValue(Part):
+    """The figure a cited source's words give for a spec (chips/stated.py), as written."""
+
+    source: int = Field(description="The id of the source (a key of the document's sources).")
+    quantity: str = Field(description="The number as the source's words write it, e.g. “144”.")
+    unit: str = Field(description="Its unit as they write it, e.g. “GB”.")
+    differs: bool = Field(description="It is not the spec's value within the rounding of either figure.")
+
+    @property
+    def shown(self) -> str:
+        return f"{quantities.text(self.quantity)} {self.unit}"
+
+
 class Spec(Verified):
     """One number of a chip, kept as the source gave it (quantity and unit), cited and verified."""
 
@@ -41,33 +56,72 @@ class Spec(Verified):
     kind: SpecKindValue = Field(description="What it measures (see units.KINDS).")
     quantity: str = Field(description="The number as the source gives it, e.g. “144”.")
     unit: str = Field(description="The unit as the source gives it, e.g. “GiB”.")
+    qualifier: QualifierValue = Field(
+        "", description="How the source bounds it: empty (exact), about, at_least, over or up_to."
+    )
     scope: ScopeValue = Field(description="What it is counted for: per chip, per system or per pod.")
     precision: str = Field("", description="For compute: the number format, e.g. “FP8”; else empty.")
-    sparse: bool = Field(False, description="For compute: counted with sparsity.")
+    sparse: bool | None = Field(
+        None, description="For compute: true counted with sparsity, false dense, null not stated."
+    )
     vendor_stated: bool = Field(description="As stated by the vendor, not measured independently.")
+    difference_note: str = Field(
+        "", description="The editors' note on why its sources' figures differ; settles `sources_differ`."
+    )
+    stated: list[StatedValue] = Field(
+        default_factory=list,
+        description="What each cited source's words state for it, where a figure of its kind was read.",
+    )
+    sources_differ: bool = Field(
+        False,
+        description="A cited source states another value (beyond rounding) and no editor's note "
+        "settles it yet.",
+    )
 
     plain_quantity = field_validator("quantity", mode="before")(_plain_quantity)
+
+    @field_validator("sources_differ", mode="after")
+    @classmethod
+    def _unsettled(cls, differ: bool, info: ValidationInfo) -> bool:
+        """Whether a source's words state another figure (``stated``, chips/stated.py), read
+        from the words it keeps, and no editor's note settles it."""
+        said: list[StatedValue] = info.data.get("stated", [])
+        return any(row.differs for row in said) and not (info.data.get("difference_note") or "").strip()
+
+    @property
+    def figure(self) -> quantities.Quantity:
+        return quantities.Quantity(self.kind, self.quantity, self.unit, self.qualifier)
 
     @property
     def kind_label(self) -> str:
         return units.KINDS[self.kind].label
 
     @property
-    def measure(self) -> tuple[str, str, str, bool]:
+    def sparsity(self) -> str:
+        """“sparse”, “dense”, or empty when no source says."""
+        return quantities.SPARSITY_WORDS[self.sparse]
+
+    @property
+    def measure(self) -> tuple[str, str, str, bool | None]:
         """What two values must share to be compared: kind, scope, precision, sparsity."""
         return (self.kind, self.scope, self.precision, self.sparse)
 
     @property
     def label(self) -> str:
         """“Compute, FP8, sparse, per system”: the spec's row name wherever it is shown."""
-        parts = [self.kind_label, self.precision, "sparse" if self.sparse else ""]
+        parts = [self.kind_label, self.precision, self.sparsity]
         label = ", ".join(part for part in parts if part)
         return f"{label}, {SCOPE_TEXT[self.scope]}" if self.scope != "chip" else label
 
     @property
-    def value(self) -> float:
-        """The value in its kind's unit (units.KINDS), for comparing, sorting and charts."""
-        return units.in_unit_of(self.kind, self.quantity, self.unit)
+    def value(self) -> Decimal:
+        """The value in its kind's unit (units.KINDS) as it is written: 155 for 144 GiB."""
+        return self.figure.value
+
+    @property
+    def sort_key(self) -> Decimal:
+        """The exact value in its kind's unit, for sorting, filtering and bar lengths."""
+        return self.figure.sort_key
 
     @property
     def display_unit(self) -> str:
@@ -75,14 +129,19 @@ class Spec(Verified):
 
     @property
     def as_given(self) -> str:
-        return f"{self.quantity} {self.unit}"
+        """“over 10 PFLOPS”, “144 GiB”: the figure as the source gave it, with its qualifier."""
+        return self.figure.as_given()
 
     @property
     def converted(self) -> str:
-        """The value in the kind's unit when the source used another (“154.6 GB”), else empty."""
-        if self.unit == self.display_unit:
-            return ""
-        return f"{units.shown(self.value)} {self.display_unit}"
+        """The value in the kind's unit when the source used another (“155 GB”), else empty."""
+        return self.figure.converted()
+
+    @property
+    def stated_by_source(self) -> list[tuple[Source, StatedValue]]:
+        """Each cited source with what its words state, where they state a figure of its kind."""
+        by_source = {row.source: row for row in self.stated}
+        return [(source, by_source[source.pk]) for source in self.cited if source.pk in by_source]
 
     @property
     def cited_as(self) -> str:
@@ -156,7 +215,7 @@ class Chip(Part):
         """Its highest value of ``kind`` counted for ``scope``: what /chips/ shows of it, and
         sorts by (chips.selectors.value_of asks the database the same)."""
         values = [row for row in self.specs if row.kind == kind and row.scope == scope]
-        return max(values, key=lambda row: row.value, default=None)
+        return max(values, key=lambda row: row.sort_key, default=None)
 
 
 def chips_of(

@@ -12,9 +12,10 @@ from django.db import models
 from django.db.models import Q
 from django.utils.text import slugify
 
-from claims.models import Source, Verifiable, VerifiableQuerySet, citation_table
+from claims.models import Source, Verifiable, VerifiableQuerySet, citation_table, citations_of
 
-from . import units
+from . import quantities, units
+from . import stated as statements
 
 # The vendor a chip's rows belong to, and the published version a live chip is indexed with, are
 # named by label: the vendors app builds on this one (a profile holds its chips), never the reverse.
@@ -136,11 +137,24 @@ class Spec(Verifiable):
         ]
 
     def __str__(self):
-        return f"{self.chip}: {self.get_kind_display()} {units.plain(self.quantity)} {self.unit}"
+        figure = quantities.Quantity(self.kind, units.plain(self.quantity), self.unit, self.qualifier)
+        return f"{self.chip}: {self.get_kind_display()} {figure.as_given()}"
 
     @property
     def chip_slug(self) -> str:
         return chip_slug(self.chip)
+
+    @property
+    def stated(self) -> list[dict[str, object]]:
+        """What each citation's words state for it (chips/stated.py), by source id: what the
+        published document keeps. Reads the citations prefetched (citations_of(Spec))."""
+        said = []
+        for citation in sorted(getattr(self, citations_of(Spec)).all(), key=lambda c: c.source_id):
+            found = statements.stated_for(citation.quote, self.kind, self.quantity, self.unit)
+            if found is not None:
+                differs = statements.differs([found], self.quantity, self.unit)
+                said.append({"source": citation.source_id, **vars(found), "differs": differs})
+        return said
 
     def clean(self):
         errors = {}
@@ -151,7 +165,7 @@ class Spec(Verifiable):
                 errors["unit"] = str(error)
         if self.kind == SpecKind.compute and not self.precision:
             errors["precision"] = "A compute figure says its precision (FP8, BF16, …)."
-        if self.kind != SpecKind.compute and (self.precision or self.sparse):
+        if self.kind != SpecKind.compute and (self.precision or self.sparse is not None):
             errors["precision"] = "Only a compute figure has a precision or sparsity."
         if self.chip and not chip_slug(self.chip):
             errors["chip"] = "A chip's name has letters or digits."

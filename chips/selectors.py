@@ -12,7 +12,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Count, F, OuterRef, QuerySet, Subquery
+from django.utils.text import Truncator
 
+from claims.models import citations_of
+
+from . import models, quantities, stated, units
 from .catalogue import ChipsDocument, Owner, catalogue
 from .documents import STAGES, Availability, Chip, Spec
 from .models import VersionChip, VersionSpec
@@ -144,3 +148,19 @@ def chips_by_slug(slugs: Sequence[str]) -> tuple[list[LiveChip], list[str]]:
 def live_chip(slug: str) -> LiveChip | None:
     chips, _ = chips_by_slug([slug])
     return chips[0] if chips else None
+
+
+def difference_text(spec: models.Spec) -> str:
+    """What an editor reads of a spec whose sources differ: “Trainium3 memory capacity: 144 GiB
+    (Amazon EC2 Trn3 Architecture) vs 144 GB (Tom's Hardware)”, each figure with the sources
+    that state it, the spec's own first. Reads the citations and their sources prefetched."""
+    figure = quantities.Quantity(spec.kind, units.plain(spec.quantity), spec.unit, spec.qualifier)
+    figures: dict[str, list[str]] = {figure.as_given(): []}
+    for citation in getattr(spec, citations_of(models.Spec)).all():
+        said = stated.stated_for(citation.quote, spec.kind, spec.quantity, spec.unit)
+        if said is not None:
+            agrees = stated.agrees(said, spec.quantity, spec.unit)
+            shown = figure.as_given() if agrees else said.shown
+            figures.setdefault(shown, []).append(Truncator(citation.source.title).chars(60))
+    parts = [f"{shown} ({', '.join(names)})" if names else shown for shown, names in figures.items()]
+    return f"{spec.chip} {units.KINDS[spec.kind].label.lower()}: {' vs '.join(parts)}"

@@ -16,6 +16,7 @@ from infra.stored import shows
 from . import selectors, units
 from .documents import SCOPE_TEXT, STAGES, Spec
 from .models import Precision
+from .quantities import SPARSITY_WORDS
 from .selectors import LiveChip
 
 CHIPS_PER_PAGE = 50
@@ -183,7 +184,7 @@ class MeasureRow:
     """One thing measured the same way on every chip (kind, scope, precision, sparsity): the
     cells side by side and, when two or more chips state it, a bar each."""
 
-    measure: tuple[str, str, str, bool]
+    measure: tuple[str, str, str, bool | None]
     label: str
     unit: str
     cells: list[Spec | None]
@@ -198,7 +199,7 @@ class MeasureRow:
                 kind,
                 scope,
                 precision.replace("/", "-").replace(" ", "-").lower(),
-                "sparse" if sparse else "",
+                SPARSITY_WORDS[sparse],
             )
             if part
         )
@@ -208,19 +209,22 @@ def measure_rows(chips: list[LiveChip]) -> list[MeasureRow]:
     """Every measure any of ``chips`` states, kinds in their order, per chip before per system
     before per pod: a per-system figure is only ever beside per-system figures."""
     kinds, scopes = list(units.KINDS), list(SCOPE_TEXT)
-    measures: dict[tuple[str, str, str, bool], str] = {}
+    measures: dict[tuple[str, str, str, bool | None], str] = {}
     for chip in chips:
         for spec in chip.specs:
             measures.setdefault(spec.measure, spec.label)
-    ordered = sorted(measures, key=lambda m: (kinds.index(m[0]), scopes.index(m[1]), m[2], m[3]))
+    sparsity = list(SPARSITY_WORDS)
+    ordered = sorted(
+        measures, key=lambda m: (kinds.index(m[0]), scopes.index(m[1]), m[2], sparsity.index(m[3]))
+    )
     rows = []
     for measure in ordered:
         cells = [next((s for s in chip.specs if s.measure == measure), None) for chip in chips]
         stated = [(chip, spec) for chip, spec in zip(chips, cells, strict=True) if spec is not None]
-        top = max((spec.value for _, spec in stated), default=0)
+        top = max((spec.sort_key for _, spec in stated), default=0)
         bars = (
             [
-                Bar(chip=chip, spec=spec, width=max(1, round(BAR_WIDTH * spec.value / top)))
+                Bar(chip=chip, spec=spec, width=max(1, round(BAR_WIDTH * spec.sort_key / top)))
                 for chip, spec in stated
             ]
             if len(stated) >= 2 and top > 0

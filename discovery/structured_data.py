@@ -6,6 +6,7 @@ from html import unescape
 from django.urls import reverse
 from django.utils.html import strip_tags
 
+from chips import quantities
 from claims.citation import PUBLISHER
 from claims.markdown import render_markdown
 from vendors.models import SCORE_MIN
@@ -206,8 +207,9 @@ def chips(request, chips):
                         {
                             "@type": "PropertyValue",
                             "name": spec.label,
-                            "value": float(spec.quantity),
+                            "value": quantities.number(quantities.figure(spec.quantity)),
                             "unitText": spec.unit,
+                            **({"description": spec.as_given} if spec.qualifier else {}),
                         }
                         for spec in chip.specs
                     ],

@@ -9,6 +9,7 @@ from django import forms
 from django.contrib import admin, messages
 
 from chips.models import Availability, Spec
+from chips.services import recompute_sources_differ
 from claims.admin.editing import CitedInline, FillsPositions, ResolvesChoicesOnce
 from claims.admin.sections import CARD_TABLE, SECTIONED_CHANGE_FORM, ErrorEntry, InSections
 from claims.authoring import logo_warnings
@@ -213,6 +214,7 @@ class VendorAdmin(ImportsCSV, InSections, ResolvesChoicesOnce, FillsPositions, E
 
     def save_related(self, request, form, formsets, change):
         super().save_related(request, form, formsets, change)
+        recompute_sources_differ(specs=form.instance.specs.all())  # what the queue lists (chips/stated.py)
         # A date typed in is a verification like “Mark verified today”: it reaches the live
         # page at once for facts whose content is unchanged (editorial.services.refresh_verification).
         workflow.refresh_verification(obj=form.instance, user=request.user)

@@ -3,12 +3,13 @@ chips' specs and availability, events, scores and FAQs, with the fields typed in
 form names its row for the page's error summary (``row_name``)."""
 
 import datetime as dt
+from decimal import Decimal
 from typing import TYPE_CHECKING
 
 from django import forms
 from django.utils.text import Truncator
 
-from chips import units
+from chips import quantities, units
 from chips.models import Availability, Spec, Stage, chip_taken_by
 from claims.admin.editing import ChecksChangedRowsOnly, PositionedInlineForm
 from claims.admin.evidence import CitesEvidence
@@ -74,9 +75,29 @@ class NamesChip(ChipRowPart):
         return name
 
 
+class QuantityField(forms.DecimalField):
+    """A spec's number, shown as the source wrote it (288, never 288.000000: chips/quantities.py)."""
+
+    def prepare_value(self, value):
+        return quantities.text(value, grouped=False) if isinstance(value, Decimal) else value
+
+
+class SparsitySelect(forms.NullBooleanSelect):
+    """Whether a compute figure is counted with sparsity: as a source says, or not stated."""
+
+    def __init__(self, attrs=None):
+        super().__init__(attrs)
+        self.choices = [("unknown", "Not stated"), ("true", "Sparse"), ("false", "Dense")]
+
+
 class SpecForm(NamesChip, CitesEvidence, PositionedInlineForm):
     unit = UnitField(max_length=8, help_text="The unit as the source gives it.")
-    quantity = forms.DecimalField(
+    sparse = forms.NullBooleanField(
+        required=False,
+        widget=SparsitySelect,
+        help_text="For compute: sparse or dense only where a source says so.",
+    )
+    quantity = QuantityField(
         max_digits=16,
         decimal_places=6,
         help_text="The number as the source gives it, e.g. 144 or 7.37.",
@@ -94,10 +115,13 @@ class SpecForm(NamesChip, CitesEvidence, PositionedInlineForm):
     class Meta:
         model = Spec
         fields = [
-            "chip", "kind", "quantity", "unit", "scope", "precision", "sparse", "vendor_stated",
-            "verified_on", "sources", "evidence", "position",
+            "chip", "kind", "qualifier", "quantity", "unit", "scope", "precision", "sparse",
+            "vendor_stated", "difference_note", "verified_on", "sources", "evidence", "position",
         ]  # fmt: skip
-        widgets = {"chip": forms.TextInput(attrs={"size": 14})}
+        widgets = {
+            "chip": forms.TextInput(attrs={"size": 14}),
+            "difference_note": forms.Textarea(attrs={"rows": 2, "cols": 30}),
+        }
 
     def clean_quantity(self):
         quantity = self.cleaned_data["quantity"]

@@ -2,7 +2,7 @@
 
 The format, one row per value (docs/editors.md, “CSV import and export”)::
 
-    kind,label,value,reason,vendor_stated,verified_on,source_urls,measure,unit,scope,precision,sparse
+    kind,label,value,reason,vendor_stated,verified_on,source_urls,measure,unit,scope,precision,sparse,qualifier
     fact,Memory,96 GB HBM,,yes,2026-11-01,https://aws.amazon.com/trainium/,,,,,
     spec,Trainium3,2.52,,yes,2026-11-01,https://example.com/a,compute,PFLOPS,chip,FP8,no
     availability,Trainium3,2025-12,,no,2026-11-01,https://example.com/a,ga,,,,
@@ -14,7 +14,9 @@ The format, one row per value (docs/editors.md, “CSV import and export”)::
 - A spec's ``value`` is its number as the source gives it; ``measure`` what it measures
   (``memory``, ``bandwidth``, ``compute``..., chips/units.py), ``unit`` its unit, ``scope``
   ``chip`` (the default), ``system`` or ``pod``; ``precision`` and ``sparse`` only for compute.
-  These last five columns are for spec rows only, and a file without them still reads.
+  ``qualifier`` how the source bounds the figure (empty for exact, ``about``, ``at least``,
+  ``over``, ``up to``); ``sparse`` is yes, no or empty (not stated). These last six columns
+  are for spec rows only, and a file without them still reads.
 - An availability row names its chip in ``label``, the month it reached the stage in ``value``
   (``2025-12``) and the stage in ``measure``: ``announced``, ``preview`` or ``ga``.
 - ``source_urls``: URLs of existing sources, separated by spaces or ``|``. An unknown URL is

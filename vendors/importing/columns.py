@@ -2,7 +2,7 @@
 
 import re
 
-SPEC_COLUMNS = ("measure", "unit", "scope", "precision", "sparse")
+SPEC_COLUMNS = ("measure", "unit", "scope", "precision", "sparse", "qualifier")
 COLUMNS = ("kind", "label", "value", "reason", "vendor_stated", "verified_on", "source_urls", *SPEC_COLUMNS)
 KINDS = ("fact", "spec", "availability", "event", "score")
 STATED_KINDS = ("fact", "spec", "availability")  # the kinds that can be vendor-stated

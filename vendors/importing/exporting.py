@@ -11,7 +11,7 @@ def export_rows(*, vendor):
     """The profile's facts, specs, availability, events and scores as CSV rows, in page order."""
     rows = []
 
-    def add(kind, label, value, item, *, reason="", stated="", spec=("", "", "", "", "")):
+    def add(kind, label, value, item, *, reason="", stated="", spec=("", "", "", "", "", "")):
         urls = " ".join(source.url for source in item.sources.all())
         verified = item.verified_on.isoformat() if item.verified_on else ""
         rows.append([kind, label, value, reason, stated, verified, urls, *spec])
@@ -22,7 +22,8 @@ def export_rows(*, vendor):
     for fact in vendor.facts.select_related("attribute").prefetch_related("sources"):
         add("fact", fact.attribute.name, fact.value, fact, stated=yes_no(fact.vendor_stated))
     for spec in vendor.specs.prefetch_related("sources"):
-        measures = (spec.kind, spec.unit, spec.scope, spec.precision, yes_no(spec.sparse))
+        sparse = "" if spec.sparse is None else yes_no(spec.sparse)  # empty: not stated
+        measures = (spec.kind, spec.unit, spec.scope, spec.precision, sparse, spec.qualifier)
         add(
             "spec",
             spec.chip,
@@ -32,7 +33,7 @@ def export_rows(*, vendor):
             spec=measures,
         )
     for row in vendor.availability.prefetch_related("sources"):
-        stage = (row.stage, "", "", "", "")
+        stage = (row.stage, "", "", "", "", "")
         add("availability", row.chip, f"{row.month:%Y-%m}", row, stated=yes_no(row.vendor_stated), spec=stage)
     for event in vendor.events.order_by("position", "date", "pk").prefetch_related("sources"):
         add("event", event_date_text(event.date, event.precision), event.text, event)

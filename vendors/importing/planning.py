@@ -10,7 +10,7 @@ from typing import Any
 
 from django.utils import timezone
 
-from chips import units
+from chips import quantities
 from chips.models import chips_taken
 from claims.models import Source
 
@@ -149,6 +149,7 @@ _FIELDS = {
         ("chip", "chip"),
         ("quantity", "number"),
         ("unit", "unit"),
+        ("qualifier", "qualifier"),
         ("vendor_stated", "vendor-stated"),
         ("verified_on", "verified on"),
     ],
@@ -169,7 +170,7 @@ def _words(value: object) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, Decimal):
-        return units.plain(value)
+        return quantities.text(value, grouped=False)
     return str(value)
 
 

@@ -16,7 +16,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import DecimalValidator
 
 from chips import units
-from chips.models import Precision, Scope, Spec, Stage, chip_slug
+from chips.models import Precision, Qualifier, Scope, Spec, Stage, chip_slug
 from claims.models import Source
 
 from ..event_dates import EventDateError, parse_event_date
@@ -190,6 +190,7 @@ def _spec_values(row: PlannedRow, cells: Cells, *, taken: dict[str, str]) -> Val
         "kind": kind,
         "quantity": quantity,
         "unit": cells["unit"],
+        "qualifier": _qualifier(cells),
         "scope": scope,
         "precision": precision,
         "sparse": sparse,
@@ -218,7 +219,7 @@ def _quantity(cells: Cells, *, kind: str) -> Decimal:
     return quantity
 
 
-def _counted_as(cells: Cells) -> tuple[str, str, bool]:
+def _counted_as(cells: Cells) -> tuple[str, str, bool | None]:
     """What a spec's number is counted for: its scope, its precision and whether it is sparse."""
     scope = cells["scope"].lower() or Scope.CHIP
     if scope not in Scope.values:
@@ -227,10 +228,25 @@ def _counted_as(cells: Cells) -> tuple[str, str, bool]:
     precision = next((p for p in Precision.values if p.casefold() == typed), None) if typed else ""
     if precision is None:
         raise RowError(f"precision is one of {', '.join(Precision.values)}, not “{cells['precision'][:40]}”")
-    sparse = cells["sparse"].lower()
+    sparse = cells["sparse"].strip().lower()
     if sparse not in YES + NO:
-        raise RowError(f"sparse is yes or no, not “{cells['sparse'][:40]}”")
-    return scope, precision, sparse in YES
+        raise RowError(f"sparse is yes, no or empty (not stated), not “{cells['sparse'][:40]}”")
+    return scope, precision, (sparse in YES) if sparse else None
+
+
+_QUALIFIERS = {value: value for value in Qualifier.values} | {
+    str(label).casefold(): value for value, label in Qualifier.choices
+}
+
+
+def _qualifier(cells: Cells) -> str:
+    """How the source bounds the figure: empty (exact), about, at least, over or up to."""
+    typed = " ".join(cells.get("qualifier", "").split()).casefold()
+    qualifier = _QUALIFIERS.get(typed, _QUALIFIERS.get(typed.replace(" ", "_")))
+    if qualifier is None:
+        words = ", ".join(str(label).lower() for value, label in Qualifier.choices if value)
+        raise RowError(f"qualifier is empty (exact), {words}; not “{cells['qualifier'][:40]}”")
+    return qualifier
 
 
 _STAGES = {stage.casefold(): stage for stage in Stage.values} | {
