@@ -13,7 +13,7 @@ from ninja import Field, Schema
 from pydantic import computed_field
 
 from chips import documents as chip_documents
-from claims.documents import Source, SupportValue, Verified
+from claims.documents import Evidence, Source, SupportValue, Verified, WordingValue
 from comparisons.documents import Assessment, ComparisonDocument
 from vendors import documents
 from vendors.documents import Fact, Score, VendorDocument
@@ -183,6 +183,13 @@ class CitedSource(Source):
     support: SupportValue = Field(
         description="Whether the source supports the value fully, only partly, or contradicts it."
     )
+    # As a document's evidence says them (claims.documents.Evidence), described once there.
+    wording: WordingValue = Evidence.model_fields["wording"]
+    quote_found: bool | None = Evidence.model_fields["quote_found"]
+    quote_checked_at: dt.datetime | None = Evidence.model_fields["quote_checked_at"]
+
+
+SAID: set[str] = {"quote", "support", "wording", "quote_found", "quote_checked_at"}  # a CitedSource's
 
 
 class ChipSpec(chip_documents.Spec):
@@ -227,7 +234,7 @@ def _with_sources_drawn[T: Verified](cls: type[T], row: Verified) -> T:
                 {
                     **source.model_dump(),
                     "id": source.pk,
-                    **row.evidence_from(source.pk).model_dump(include={"quote", "support"}),
+                    **row.evidence_from(source.pk).model_dump(include=SAID),
                 }
                 for source in row.cited
             ],

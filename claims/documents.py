@@ -29,8 +29,9 @@ from pydantic import (
 
 from infra.stored import expires, recording, shows
 
+from .document_checks import QUOTE_CHECKS, without_quote_checks
 from .freshness import is_stale, stale_before
-from .models import QUOTE_MAX, Support, citations_of
+from .models import QUOTE_MAX, Support, Wording, citations_of, display_date
 
 SCHEMA: Final = 2
 
@@ -85,16 +86,59 @@ class Note:
 
 
 type SupportValue = Literal["full", "partial", "contradicts"]
+type WordingValue = Literal["quote", "summary"]
 
 
 class Evidence(Part):
-    """What one cited source says for a row: its own words, and how far they support it."""
+    """What one cited source says for a row: its words (the source's own, or our summary of
+    them), how far they support it, and what the last check of the source found of a quote."""
 
     source: int = Field(description="The id of the source (a key of the document's sources).")
-    quote: str = Field("", max_length=QUOTE_MAX, description="The source's own words; empty when none.")
+    quote: str = Field(
+        "",
+        max_length=QUOTE_MAX,
+        description="The citation's words: the source's own (`wording` quote) or the editors' "
+        "summary of what it says (`wording` summary); empty when none.",
+    )
     support: SupportValue = Field(
         "full", description="Whether the source supports the row fully, only partly, or contradicts it."
     )
+    wording: WordingValue = Field(
+        "quote",
+        description="“quote”: `quote` is the source's own words, checked against its page; "
+        "“summary”: it is the editors' summary of what the source says, never checked as a quote.",
+    )
+    quote_found: bool | None = Field(
+        None,
+        description="Whether the last check of the source found the quote on its page; "
+        "null when not checked yet (and for a summary).",
+    )
+    quote_checked_at: dt.datetime | None = Field(
+        None, description="When the source's page was last checked for the quote; null when never."
+    )
+    quote_missing_at: dt.datetime | None = Field(
+        None,
+        description="When a check first did not find the quote, null while it is found: a problem "
+        "moment, so a row verified before it is stale.",
+    )
+
+    @property
+    def is_summary(self) -> bool:
+        return self.wording == Wording.SUMMARY
+
+    @property
+    def check_text(self) -> str:
+        """What readers see beside a quote: “Found on the source on 6 Dec 2026”, “Not found on
+        the source at its last check (6 Dec 2026)”, or “Not checked against the source yet”;
+        nothing beside a summary or without words."""
+        if not self.quote or self.is_summary:
+            return ""
+        if self.quote_found is None or self.quote_checked_at is None:
+            return "Not checked against the source yet"
+        day = display_date(timezone.localdate(self.quote_checked_at), "day")
+        if self.quote_found:
+            return f"Found on the source on {day}"
+        return f"Not found on the source at its last check ({day})"
 
     @property
     def partial(self) -> bool:
@@ -116,7 +160,13 @@ def _evidence_of(row: Any) -> list[dict[str, Any]]:
     say nothing more are left out, so a document built before evidence existed reads the same."""
     citations = getattr(row, citations_of(type(row))).all()
     return [
-        {"source": citation.source_id, "quote": citation.quote, "support": citation.support}
+        {
+            "source": citation.source_id,
+            "quote": citation.quote,
+            "support": citation.support,
+            "wording": citation.wording,
+            **{name: getattr(citation, name) for name in QUOTE_CHECKS},
+        }
         for citation in sorted(citations, key=lambda citation: citation.source_id)
         if citation.quote or citation.support != Support.FULL
     ]
@@ -258,7 +308,11 @@ class PublishedDocument(Part):
                 row._stale = is_stale(
                     verified_on=row.verified_on,
                     verified_at=row.verified_at,
-                    problems=(source.problem_at for source in cited),
+                    # a source's problem, or a check that no longer found a quote
+                    problems=[
+                        *(source.problem_at for source in cited),
+                        *(evidence.quote_missing_at for evidence in row.evidence),
+                    ],
                     cutoff=cutoff,
                 )
         return self
@@ -310,11 +364,11 @@ class PublishedDocument(Part):
         for name in type(self).model_fields:
             mine, theirs = getattr(self, name), getattr(live, name)
             if isinstance(mine, Part) and isinstance(theirs, Part):
-                old, new = theirs.model_dump(), mine.model_dump()
+                old, new = _dump(theirs), _dump(mine)
                 fields |= {key for key in new if new[key] != old.get(key)}
             elif isinstance(mine, list) and all(hasattr(row, "id") for row in [*mine, *theirs]):
-                before = {row.id: row.model_dump() for row in theirs}
-                now = {row.id: row.model_dump() for row in mine}
+                before = {row.id: _dump(row) for row in theirs}
+                now = {row.id: _dump(row) for row in mine}
                 rows[name] = {
                     pk: "new" if pk not in before else "changed"
                     for pk, dump in now.items()
@@ -327,3 +381,8 @@ class PublishedDocument(Part):
     def cited_by(rows: Iterable[Any]) -> dict[int, Any]:
         """The sources a working copy's rows cite, by id in id order (for ``build``)."""
         return dict(sorted({source.pk: source for row in rows for source in row.sources.all()}.items()))
+
+
+def _dump(part: Part) -> dict[str, Any]:
+    """A part as a preview compares it: what a check found of a quote is no change."""
+    return without_quote_checks(part.model_dump())

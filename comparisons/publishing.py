@@ -8,12 +8,13 @@ from typing import Any
 
 from django.db.models import Prefetch
 
+from claims.document_checks import document_content
 from claims.markdown import plain_text
 from claims.models import Source, citations_of
 from editorial.diff import Kind
 from editorial.models import Editable, PublishedVersion
 from editorial.registry import Document, Publication
-from vendors.publishing import faq_search_entry, sources_content
+from vendors.publishing import faq_search_entry
 
 from .documents import ComparisonDocument, comparison_document_of
 from .models import Assessment, Comparison, ComparisonFAQ, ComparisonVendor, ComparisonVersion, Criterion
@@ -79,7 +80,7 @@ class ComparisonPublication(Publication):
         return [{**entry, "page": page.title, "position": position} for position, entry in enumerate(entries)]
 
     def content(self, document: Document) -> Document:
-        return {**document, "sources": sources_content(document["sources"])}
+        return document_content(document)  # what checks found is not content
 
     def after_write(self, version: PublishedVersion) -> None:
         assert isinstance(version, ComparisonVersion)

@@ -48,7 +48,7 @@ class Footnotes:
     sources: list[Source] = field(default_factory=list)
     groups: list[GroupedNote] = field(default_factory=list)
     _numbers: dict[int, int] = field(default_factory=dict)
-    _quoted: dict[int, dict[tuple[str, str], Quoted]] = field(default_factory=dict)
+    _quoted: dict[int, dict[tuple[str, str, str], Quoted]] = field(default_factory=dict)
 
     def cite[C: Claim](self, item: C, *, label: str = "") -> C:
         """Give ``item.notes`` its footnotes, numbering new sources as they come. ``label``
@@ -63,7 +63,8 @@ class Footnotes:
             notes.append(Note(number=self._numbers[source.pk], source=source, evidence=evidence))
             if evidence.quote or evidence.support_text:
                 said = self._quoted.setdefault(source.pk, {})
-                quoted = said.setdefault((evidence.quote, evidence.support), Quoted(evidence=evidence))
+                words = (evidence.quote, evidence.wording, evidence.support)  # a summary is no quote
+                quoted = said.setdefault(words, Quoted(evidence=evidence))
                 if label and label not in quoted.rows:
                     quoted.rows.append(label)
         item._notes = notes  # a document's row keeps its page's numbers privately

@@ -16,6 +16,7 @@ from django.db.models import Prefetch, QuerySet
 from chips import units
 from chips.documents import STAGES, Chip
 from chips.models import Availability, Spec, VersionChip, VersionSpec
+from claims.document_checks import carry_quote_checks, document_content, without_quote_checks
 from claims.documents import Verified
 from claims.markdown import plain_text
 from claims.models import Source, citations_of, display_date
@@ -64,7 +65,10 @@ def vendor_documents(queryset: QuerySet[Vendor]) -> dict[int, dict[str, Any]]:
 
 
 def _with_rows(queryset: QuerySet[Vendor]) -> QuerySet[Vendor]:
-    plain_sources = Prefetch("sources", queryset=Source.objects.order_by())
+    # a source's last page texts (compressed, up to a few hundred kB) are no part of a document
+    plain_sources = Prefetch(
+        "sources", queryset=Source.objects.order_by().defer("page_text", "previous_page_text")
+    )
     return queryset.select_related("lane").prefetch_related(
         Prefetch(
             "facts",
@@ -92,7 +96,8 @@ VERIFICATION = ("verified_on", "verified_at")  # what a verification moves, not 
 
 
 def _without_verification(row: dict[str, Any]) -> dict[str, Any]:
-    return {key: value for key, value in row.items() if key not in VERIFICATION}
+    """A row's content: without its verification, nor what checks found of its quotes."""
+    return without_quote_checks({key: value for key, value in row.items() if key not in VERIFICATION})
 
 
 def spec_row_name(row: dict[str, Any]) -> str:
@@ -185,20 +190,22 @@ class VendorPublication(Publication):
         write_version_chips(version, document.chips)
 
     def content(self, document: Document) -> Document:
-        content = copy.deepcopy(document)
+        content = document_content(document)  # what checks found is not content
         for _, row in verified_rows(content):
             for key in VERIFICATION:
                 row.pop(key, None)
-        content["sources"] = sources_content(content["sources"])
         return content
 
     def restamp(self, document: Document, obj: Editable) -> Document:
-        """Newer verified dates from the working copy, on rows whose content is unchanged, and
-        each cited source's problem as its checks found it now."""
+        """Newer verified dates from the working copy, on rows whose content is unchanged, each
+        cited source's problem as its checks found it now, and what they found of each quote
+        the live version cites in the same words (claims.document_checks.carry_quote_checks)."""
         restamped = copy.deepcopy(document)
-        for _, row, newer in _newer_verified(source=vendor_document(_vendor(obj)), target=restamped):
+        working = vendor_document(_vendor(obj))
+        for _, row, newer in _newer_verified(source=working, target=restamped):
             for key in VERIFICATION:
                 row[key] = newer[key]
+        carry_quote_checks(target=restamped, source=working)
         problems = dict(Source.objects.filter(pk__in=restamped["sources"]).values_list("pk", "problem_at"))
         for pk, source in restamped["sources"].items():
             source["problem_at"] = problems.get(int(pk), source.get("problem_at"))
@@ -243,15 +250,6 @@ def write_version_chips(version: VendorVersion, chips: Sequence[Chip]) -> None:
         for row, chip in zip(made, chips, strict=True)
         for spec in chip.specs
     )
-
-
-def sources_content(sources: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    """A document's sources without what their checks found: not content, so a check never
-    makes an item look changed (it reaches visitors without a publish)."""
-    return {
-        pk: {key: value for key, value in source.items() if key != "problem_at"}
-        for pk, source in sources.items()
-    }
 
 
 def _newer_verified(

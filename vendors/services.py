@@ -182,9 +182,10 @@ def _cite(citation: CitationModel, pairs: list[tuple[Verifiable, Source]]) -> No
 
 
 def refresh_pages_citing(*, sources: list[int]) -> list[int]:
-    """After source checks found or cleared a problem: the live (and scheduled) versions citing
-    any of ``sources`` take the sources' new problem moments now, content untouched, as a
-    verification does (editorial.services.refresh_verification). Returns the vendors refreshed."""
+    """After source checks found or cleared a problem, or found or missed a quote: the live (and
+    scheduled) versions citing any of ``sources`` take the sources' new problem moments and their
+    citations' quote checks now, content untouched, as a verification does
+    (editorial.services.refresh_verification). Returns the vendors refreshed."""
     citing = functools.reduce(operator.or_, (Q(document__sources__has_key=str(pk)) for pk in sources))
     now = timezone.now()
     versions = VendorVersion.objects.filter(citing).filter(

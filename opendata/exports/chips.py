@@ -3,7 +3,7 @@ reached, with its sources."""
 
 from django.urls import reverse
 
-from .common import LICENCE, evidence_dict, iso, source_dict
+from .common import LICENCE, evidence_dict, iso, source_cells, source_columns, source_dict
 
 CHIP_COLUMNS = [
     "chip",
@@ -28,7 +28,7 @@ CHIP_COLUMNS = [
 def chip_values(chips):
     """One entry per value of every live chip (chips.selectors.LiveChip): each number as
     given and in its kind's unit, then each stage the chip reached with its month (kind
-    “availability”), all with each source's title, address, support and quote. Every entry
+    “availability”), all with each source's title, address and what it says (common.SAID). Every entry
     has every column: a number's stage and month are empty, a stage's quantity and unit."""
 
     def entry(chip, row, **fields):
@@ -97,16 +97,16 @@ def chips_export(values, *, url):
 
 
 def chips_csv_rows(values):
-    """The header and rows of the chips CSV: one row per value, then a title, URL, support and
-    quote column per source, as many as the most-cited value needs (as ``values_csv_rows``)."""
+    """The header and rows of the chips CSV: one row per value, then a title, URL and what it
+    says (common.SAID) per source, as many as the most-cited value needs (as ``values_csv_rows``)."""
     width = max((len(value["sources"]) for value in values), default=0) or 1
     header = list(CHIP_COLUMNS)
     for n in range(1, width + 1):
-        header += [f"source_{n}_title", f"source_{n}_url", f"source_{n}_support", f"source_{n}_quote"]
+        header += source_columns(n)
     rows = []
     for value in values:
         cells = [value[column] for column in CHIP_COLUMNS]
         for source in value["sources"]:
-            cells += [source["title"], source["url"], source["support"], source["quote"]]
+            cells += source_cells(source, source)
         rows.append(cells + [""] * (len(header) - len(cells)))
     return header, rows

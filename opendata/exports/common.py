@@ -26,11 +26,30 @@ def source_dict(source):
     return source.model_dump(mode="json")
 
 
+# What a citation says beside its source (claims.documents.Evidence), in this order in a CSV: its
+# support, its words, whether they are the source's own (quote) or our summary, and what the last
+# check of the source found of a quote (true, false, or empty when not checked yet) and when.
+SAID = ("support", "quote", "wording", "quote_found", "quote_checked_at")
+
+
 def evidence_dict(evidence):
-    """A citation's evidence as the downloads give it beside its source: the words and support."""
+    """A citation's evidence as the downloads give it beside its source: its words, their
+    support, their wording and what the last check of the source found of them."""
     if evidence is None:
         return {}
-    return {"quote": evidence.quote, "support": evidence.support}
+    return evidence.model_dump(mode="json", include=set(SAID))
+
+
+def source_columns(n):
+    """The CSV columns of a value's ``n``th source: its title and address, then what it says."""
+    return [f"source_{n}_{name}" for name in ("title", "url", *SAID)]
+
+
+def source_cells(source, said):
+    """The cells of ``source_columns``: a source's title and address (a dict of the download's
+    JSON, or the document's Source) and ``said`` (its ``evidence_dict``)."""
+    title, url = (source["title"], source["url"]) if isinstance(source, dict) else (source.title, source.url)
+    return [title, url, *(said.get(name, "") for name in SAID)]
 
 
 def scale(axes):

@@ -5,7 +5,7 @@ rows make a file's JSON and its CSV."""
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from .common import evidence_dict, iso, source_dict
+from .common import evidence_dict, iso, source_cells, source_columns, source_dict
 
 VALUE_COLUMNS = ["vendor", "kind", "label", "value", "reason", "vendor_stated", "verified_on", "stale"]
 
@@ -34,7 +34,8 @@ class Value:
 
     @property
     def evidence(self):
-        """Each source's evidence for this value, in the sources' order: its words and support."""
+        """Each source's evidence for this value, in the sources' order: its words, their support
+        and their check."""
         if self.claim is None:
             return [None for _ in self.sources]
         return [self.claim.evidence_from(source.pk) for source in self.sources]
@@ -69,18 +70,17 @@ class Value:
 
 
 def values_csv_rows(values):
-    """The header and rows of a values CSV: a title, URL, support and quote column per source,
+    """The header and rows of a values CSV: a title, URL and what it says (common.SAID) per source,
     as many as the most-cited value needs, so that every source sits beside its value with
     what it says for it."""
     width = max((len(value.sources) for value in values), default=0) or 1
     header = list(VALUE_COLUMNS)
     for n in range(1, width + 1):
-        header += [f"source_{n}_title", f"source_{n}_url", f"source_{n}_support", f"source_{n}_quote"]
+        header += source_columns(n)
     rows = []
     for value in values:
         cells = value.cells()
         for source, evidence in zip(value.sources, value.evidence, strict=True):
-            said = evidence_dict(evidence)
-            cells += [source.title, source.url, said.get("support", ""), said.get("quote", "")]
+            cells += source_cells(source, evidence_dict(evidence))
         rows.append(cells + [""] * (len(header) - len(cells)))
     return header, rows
