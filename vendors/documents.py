@@ -259,6 +259,17 @@ class VendorDocument(PublishedDocument):
         )
 
 
+class PublishedScores(PublishedDocument):
+    """A published profile's scores and the sources it cites, without the rest of its document:
+    what the lists (rankings, lanes, the vendor list) read to mark scores that are stale. Each
+    score is ``stale`` as the whole document says it (the one rule, claims/freshness.py)."""
+
+    scores: list[Score]
+
+    def claims(self) -> Iterable[Claim]:
+        yield from self.scores
+
+
 document_of = VendorDocument.of  # the profile pages, API, downloads and corrections read through it
 
 

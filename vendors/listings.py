@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from functools import reduce
 from typing import TYPE_CHECKING, cast
 
+from django.conf import settings
 from django.core.paginator import Page, Paginator
 from django.db.models import (
     Count,
@@ -23,11 +24,14 @@ from django.db.models import (
     Value,
     Window,
 )
+from django.db.models.fields.json import KeyTransform
 from django.db.models.functions import Coalesce
+from django.utils.translation import ngettext
 
 from editorial.models import VersionQuerySet
-from infra.stored import shows
+from infra.stored import expires, shows
 
+from .documents import PublishedScores
 from .models import Axis, Lane, VendorVersion, VersionScore
 from .selectors import ScoreCells, live_vendors
 
@@ -60,6 +64,73 @@ class KeysFirstPaginator(Paginator):  # of VendorVersion (Paginator takes no [] 
         return page
 
 
+# What a listed version's stale scores are read from: its document's scores and sources, in the
+# same query as its row (``with_scores_read``), so marking them costs no query however many rows.
+SCORES_READ = {
+    "published_scores": KeyTransform("scores", "document"),
+    "published_sources": KeyTransform("sources", "document"),
+}
+
+
+def with_scores_read[QS: QuerySet[VendorVersion]](queryset: QS) -> QS:
+    """``queryset`` with what ``add_scores_verified`` reads of each version's document."""
+    return queryset.annotate(**SCORES_READ)
+
+
+@dataclass(frozen=True)
+class ScoresVerified:
+    """How a listed vendor's scores stand by the one stale rule (claims/freshness.py), as its
+    published document answers it, the API's ``stale``: how many are stale, and how many of
+    those were never verified. Lists show ``text`` beside the facts' verified date, so a row
+    never claims a date its scores do not have."""
+
+    stale: int = 0
+    never: int = 0
+
+    @property
+    def text(self) -> str:
+        """“5 scores not yet verified” when none of the stale ones was ever verified (as
+        facts say it), else “2 scores not recently verified” (the stale mark's words)."""
+        if not self.stale:
+            return ""
+        if self.never == self.stale:
+            words = ngettext(
+                "%(count)d score not yet verified", "%(count)d scores not yet verified", self.stale
+            )
+        else:
+            words = ngettext(
+                "%(count)d score not recently verified", "%(count)d scores not recently verified", self.stale
+            )
+        return words % {"count": self.stale}
+
+    @property
+    def title(self) -> str:
+        """Why, as the stale mark's title says it of a fact."""
+        if self.never == self.stale:
+            return "Never verified"
+        return (
+            f"Not verified in the last {settings.FRESHNESS_DAYS} days, "
+            "or citing a source whose checks found a problem since"
+        )
+
+
+def add_scores_verified(versions: Iterable[VendorVersion], *, axes: Sequence[Axis]) -> None:
+    """Give each version of a page (read ``with_scores_read``) its ``scores_verified``: its
+    scores on ``axes`` (the active ones, those its total counts) that are stale. No query. A
+    stored page showing them is rendered again when one of them turns stale by the calendar."""
+    shown = {axis.pk for axis in axes}
+    for version in versions:
+        read = version.__dict__  # with_scores_read's annotations, which the model does not declare
+        part = PublishedScores.parse(
+            {"scores": read["published_scores"] or [], "sources": read["published_sources"] or {}}
+        )
+        expires(part.turns_stale_at)
+        stale = [score for score in part.scores if score.axis.id in shown and score.stale]
+        version.scores_verified = ScoresVerified(  # type: ignore[attr-defined]  # given to the page's rows
+            stale=len(stale), never=sum(score.verified_on is None for score in stale)
+        )
+
+
 RANKING_SORTS = {"name": "name", "lane": "lane__position", "total": "total", "verified": "verified_on"}
 
 
@@ -74,7 +145,9 @@ def rankings(
     actually used): an unknown sort falls back to the default.
     """
     shows("entries")  # a stored page of it shows every live vendor's entry
-    queryset = live_vendors().scored().select_related("lane").defer("document", "history", "changes")
+    queryset = with_scores_read(
+        live_vendors().scored().select_related("lane").defer("document", "history", "changes")
+    )
     descending = sort.startswith("-")
     key = sort.removeprefix("-")
     axis_slugs = {f"axis-{axis.slug}": axis for axis in axes}
@@ -114,7 +187,9 @@ def weighted_rankings(*, weights: Mapping[int, int], axes: Sequence[Axis]) -> Ve
     the same weights give the same order to anyone.
     """
     shows("entries")
-    queryset = live_vendors().scored().select_related("lane").defer("document", "history", "changes")
+    queryset = with_scores_read(
+        live_vendors().scored().select_related("lane").defer("document", "history", "changes")
+    )
     terms = []
     for axis in axes:
         weight = weights.get(axis.pk, 0)
@@ -144,7 +219,7 @@ def lane_vendors(lane: Lane) -> VersionQuerySet[VendorVersion]:
     """A lane's scored live vendors, best total first, as a queryset to paginate (its unscored
     ones are listed apart: ``not_scored_yet``)."""
     shows(f"lane-{lane.pk}")
-    return (
+    return with_scores_read(
         live_vendors()
         .scored()
         .filter(lane=lane)

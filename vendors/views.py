@@ -141,6 +141,7 @@ class RankingsView(TemplateView):
             vendors, sort = listings.rankings(sort=asked, axes=axes)
         page = listings.KeysFirstPaginator(vendors, RANKINGS_PER_PAGE).get_page(self.request.GET.get("page"))
         listings.add_score_cells(page.object_list, axes=axes)
+        listings.add_scores_verified(page.object_list, axes=axes)
         context.update(
             axes=axes,
             page_obj=page,
@@ -153,7 +154,7 @@ class RankingsView(TemplateView):
             # Total comes second so that a phone shows it without scrolling.
             columns=[("name", "Vendor"), ("total", "Total")]
             + [(f"axis-{axis.slug}", axis.name) for axis in axes]
-            + [("lane", "Lane"), ("verified", "Verified")],
+            + [("lane", "Lane"), ("verified", "Facts verified")],
             weights=weights,
             weight_fields=[(field_name(axis), axis, weights.by_axis[axis.pk]) for axis in axes],
             weight_min=WEIGHT_MIN,
@@ -193,7 +194,9 @@ class LaneDetailView(DetailView):
         context["page_obj"] = listings.KeysFirstPaginator(vendors, LANE_PER_PAGE).get_page(
             self.request.GET.get("page")
         )
-        context["total_max"] = selectors.active_total_max()
+        axes = selectors.active_axes()
+        listings.add_scores_verified(context["page_obj"].object_list, axes=axes)
+        context["total_max"] = total_max(len(axes))
         context["not_scored"] = listings.not_scored_yet(lane=self.object)
         return context
 
@@ -207,7 +210,7 @@ class VendorListView(FilterView):
 
     def get_queryset(self):
         shows("entries")
-        return selectors.live_vendors().select_related("lane")
+        return listings.with_scores_read(selectors.live_vendors().select_related("lane"))
 
     def get_filterset_kwargs(self, filterset_class):
         kwargs = super().get_filterset_kwargs(filterset_class)
@@ -224,6 +227,7 @@ class VendorListView(FilterView):
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         self.filterset.count_options()
+        listings.add_scores_verified(context["vendors"], axes=self.filterset.axes)
         context["total_max"] = total_max(len(self.filterset.axes))
         context["query_without_page"] = _query_without(self.request.GET, "page")
         return context

@@ -122,8 +122,10 @@ class TestReferenceProfile:
     def test_scores_total_18_of_25_and_link_to_the_rankings(self, page):
         text = visible_text(page)
         assert "Total / 25" in text
-        # One row per axis, the total last (a phone shows it without scrolling sideways).
-        assert "Performance 4 Scale-up 4 Software 3 Access 3 2026 momentum 4 Total / 25 18" in text
+        # One row per axis, the total last (a phone shows it without scrolling sideways); a
+        # score never verified carries the stale mark (tests/vendors/test_never_verified.py).
+        numbers = visible_text(re.sub(r'<span class="stale"[^>]*>[^<]*</span>', "", page))
+        assert "Performance 4 Scale-up 4 Software 3 Access 3 2026 momentum 4 Total / 25 18" in numbers
         assert f'<a href="{reverse("vendors:rankings")}">AI chip companies analysis</a>' in page
         assert "<svg" in page and "Scores out of 5: Performance 4, Scale-up 4" in page
 
@@ -538,7 +540,7 @@ class TestVerifiedDateIsTheOldestFactsDateEverywhere:
         ("url", "expected"),
         [
             ("/vendors/alpha-chip/", f"{SAID}. Vendor performance figures"),
-            ("/", "2026-03-01; 1 fact not yet verified"),  # the column heading says "Verified"
+            ("/", "2026-03-01; 1 fact not yet verified"),  # the column heading says "Facts verified"
             ("/vendors/", SAID),
             ("/lanes/merchant-gpu/", SAID),
             ("/compare/alpha-vs-beta/", f"Alpha Chip: {SAID}"),
@@ -567,7 +569,8 @@ class TestVerifiedDateIsTheOldestFactsDateEverywhere:
         assert "1 fact not yet verified" in entry_for(client.get("/").content.decode(), "Alpha Chip")
         publish(alpha)
         row = entry_for(client.get("/").content.decode(), "Alpha Chip")
-        assert row.endswith(" 2026-03-01")
+        # Its one score, verified in 2025, is stale: said beside the facts' date, not hidden by it.
+        assert row.endswith(" 2026-03-01; 1 score not recently verified")
         assert "not yet verified" not in row
 
 
