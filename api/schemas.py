@@ -7,12 +7,14 @@ to a document is in the API and in OpenAPI with no change here.
 """
 
 import datetime as dt
-from typing import Self
+from collections.abc import Callable
+from typing import Any, Self
 
 from ninja import Field, Schema
 from pydantic import computed_field
 
 from chips import documents as chip_documents
+from chips import quantities
 from claims.documents import Evidence, Source, SupportValue, Verified, WordingValue
 from comparisons.documents import Assessment, ComparisonDocument
 from vendors import documents
@@ -192,11 +194,26 @@ class CitedSource(Source):
 SAID: set[str] = {"quote", "support", "wording", "quote_found", "quote_checked_at"}  # a CitedSource's
 
 
+class StatedFigure(Schema):
+    """The figure a source's words give for a chip spec (chips/stated.py), as written."""
+
+    value: int | float = Field(description="The number as the words write it, e.g. 144.")
+    unit: str = Field(description="Its unit as they write it, e.g. “GB”.")
+
+
+class ChipCitedSource(CitedSource):
+    """A source a chip's spec cites, with what it says for it and the figure its words state."""
+
+    stated: StatedFigure | None = Field(
+        None, description="The figure of the spec's kind its words state; null when none was read."
+    )
+
+
 class ChipSpec(chip_documents.Spec):
     """One value of a chip: its document's spec, the value in its kind's unit, and its sources."""
 
-    sources: list[CitedSource] = Field(  # type: ignore[assignment]  # the document's ids, drawn out
-        description="The sources it cites, each with its quote and support."
+    sources: list[ChipCitedSource] = Field(  # type: ignore[assignment]  # the document's ids, drawn out
+        description="The sources it cites, each with its quote, support and the figure its words state."
     )
 
     @computed_field(  # type: ignore[prop-decorator]
@@ -207,11 +224,19 @@ class ChipSpec(chip_documents.Spec):
         return chip_documents.Spec.label.fget(self)  # type: ignore[attr-defined]
 
     @computed_field(  # type: ignore[prop-decorator]
-        description="The value in its kind's unit (`value_unit`), for comparing: 144 GiB is 154.6… GB."
+        description="The value in its kind's unit (`value_unit`), for comparing: 144 GiB is 155 GB "
+        "(a conversion other than by a power of ten is rounded to the figure's significant digits)."
     )
     @property
-    def value(self) -> float:
-        return chip_documents.Spec.value.fget(self)  # type: ignore[attr-defined]
+    def value(self) -> int | float:  # type: ignore[override]  # the document's Decimal, as a JSON number
+        return quantities.number(chip_documents.Spec.value.fget(self))  # type: ignore[attr-defined]
+
+    @computed_field(  # type: ignore[prop-decorator]
+        description="The figure as the source gave it, as a number (`quantity` in `unit`): 144."
+    )
+    @property
+    def value_as_given(self) -> int | float:
+        return quantities.number(quantities.figure(self.quantity))
 
     @computed_field(  # type: ignore[prop-decorator]
         description="The kind's unit, which `value` is in (GB, TB/s, MB, PFLOPS, W, nm, chips)."
@@ -222,10 +247,16 @@ class ChipSpec(chip_documents.Spec):
 
     @classmethod
     def of(cls, spec: chip_documents.Spec) -> Self:
-        return _with_sources_drawn(cls, spec)
+        said = {
+            row.source: {"value": quantities.number(quantities.figure(row.quantity)), "unit": row.unit}
+            for row in spec.stated
+        }
+        return _with_sources_drawn(cls, spec, extra=lambda pk: {"stated": said.get(pk)})
 
 
-def _with_sources_drawn[T: Verified](cls: type[T], row: Verified) -> T:
+def _with_sources_drawn[T: Verified](
+    cls: type[T], row: Verified, extra: Callable[[int], dict[str, Any]] = lambda pk: {}
+) -> T:
     """The document's ``row`` as ``cls``, its cited sources drawn out, stale as the document says."""
     shaped = cls.model_validate(
         {
@@ -235,6 +266,7 @@ def _with_sources_drawn[T: Verified](cls: type[T], row: Verified) -> T:
                     **source.model_dump(),
                     "id": source.pk,
                     **row.evidence_from(source.pk).model_dump(include=SAID),
+                    **extra(source.pk),
                 }
                 for source in row.cited
             ],

@@ -245,7 +245,7 @@ def write_version_chips(version: VendorVersion, chips: Sequence[Chip]) -> None:
             scope=spec.scope,
             precision=spec.precision,
             sparse=spec.sparse,
-            value=spec.value,
+            value=float(spec.sort_key),  # a sort key only: never printed
         )
         for row, chip in zip(made, chips, strict=True)
         for spec in chip.specs

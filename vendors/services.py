@@ -12,6 +12,7 @@ from django.db.models import F, Max, Model, Q, QuerySet
 from django.utils import timezone
 
 from chips.models import Availability, AvailabilityCitation, Spec, SpecCitation
+from chips.services import recompute_sources_differ
 from claims.models import Citation, Source, Verifiable
 from editorial import services as workflow
 from editorial.revisions import record_revision
@@ -158,6 +159,7 @@ def import_rows(
         comment=f"Imported {written} row{'s' if written != 1 else ''} from {filename}: "
         f"{plan.count('new')} new, {plan.count('changed')} changed.",
     )
+    recompute_sources_differ(specs=vendor.specs.all())  # what the queue lists (chips/stated.py)
     workflow.refresh_verification(obj=vendor, user=user)
     workflow.refresh_state(obj=vendor)
     return plan

@@ -3,6 +3,8 @@ reached, with its sources."""
 
 from django.urls import reverse
 
+from chips import quantities
+
 from .common import LICENCE, evidence_dict, iso, source_cells, source_columns, source_dict
 
 CHIP_COLUMNS = [
@@ -12,11 +14,14 @@ CHIP_COLUMNS = [
     "label",
     "quantity",
     "unit",
+    "qualifier",
     "value",
     "value_unit",
     "scope",
     "precision",
     "sparse",
+    "sources_differ",
+    "difference_note",
     "stage",
     "month",
     "vendor_stated",
@@ -56,11 +61,14 @@ def chip_values(chips):
                 label=spec.label,
                 quantity=spec.quantity,
                 unit=spec.unit,
-                value=spec.value,
+                qualifier=spec.qualifier,
+                value=quantities.number(spec.value),  # 155 for 144 GiB (chips/quantities.py)
                 value_unit=spec.display_unit,
                 scope=spec.scope,
                 precision=spec.precision,
                 sparse=spec.sparse,
+                sources_differ=spec.sources_differ,
+                difference_note=spec.difference_note,
                 stage="",
                 month=None,
             )
@@ -74,11 +82,14 @@ def chip_values(chips):
                 label=row.stage_label,
                 quantity="",
                 unit="",
+                qualifier="",
                 value=None,
                 value_unit="",
                 scope="chip",
                 precision="",
-                sparse=False,
+                sparse=None,
+                sources_differ=False,
+                difference_note="",
                 stage=row.stage,
                 month=f"{row.month:%Y-%m}",
             )

@@ -8,7 +8,7 @@ verified today” button on each row, and the action for the rows ticked.
 
 from django.conf import settings
 from django.contrib import admin, messages
-from django.db.models import F, Model
+from django.db.models import F, Model, Prefetch, Q
 from django.http import HttpResponseRedirect
 from django.shortcuts import redirect
 from django.urls import reverse
@@ -16,8 +16,9 @@ from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.text import Truncator
 
-from chips import units
-from chips.models import Availability, Spec, StaleAvailability, StaleSpec
+from chips import quantities, units
+from chips.models import Availability, Spec, SpecCitation, StaleAvailability, StaleSpec
+from chips.selectors import difference_text
 from claims.freshness import verified_moment
 from claims.models import VerifiableQuerySet
 from claims.quotes import missing_quote_text
@@ -286,11 +287,48 @@ class StaleSpecAdmin(StaleQueueAdmin):
     list_select_related = ["vendor", "verified_by"]
     search_fields = ["chip", "vendor__name"]
 
+    def get_list_filter(self, request):
+        return [*super().get_list_filter(request), SourcesDifferFilter]
+
+    def get_list_display(self, request):
+        shown = super().get_list_display(request)
+        return [*shown[: shown.index("why")], "sources_differ_text", *shown[shown.index("why") :]]
+
+    def get_queryset(self, request):
+        """Stale specs, and specs whose sources differ with no note settling it (chips/stated.py)."""
+        everything = admin.ModelAdmin.get_queryset(self, request)
+        assert isinstance(everything, VerifiableQuerySet)
+        unsettled = Q(sources_differ=True, difference_note="")
+        queue = everything.filter(Q(pk__in=everything.stale().values("pk")) | unsettled)
+        return queue.with_source_problems().prefetch_related(
+            Prefetch("speccitation_set", queryset=SpecCitation.objects.select_related("source"))
+        )
+
     @admin.display(description="value")
     def short_value(self, obj):
         counted = f", {obj.get_scope_display().lower()}" if obj.scope != "chip" else ""
-        precision = f" {obj.precision}{' sparse' if obj.sparse else ''}" if obj.precision else ""
-        return f"{units.plain(obj.quantity)} {obj.unit}{precision}{counted}"
+        figure = quantities.Quantity(obj.kind, units.plain(obj.quantity), obj.unit, obj.qualifier)
+        sparsity = quantities.SPARSITY_WORDS[obj.sparse]
+        precision = f" {obj.precision}{' ' + sparsity if sparsity else ''}" if obj.precision else ""
+        return f"{figure.as_given()}{precision}{counted}"
+
+    @admin.display(description="sources differ")
+    def sources_differ_text(self, obj):
+        """“Trainium3 memory capacity: 144 GiB (AWS …) vs 144 GB (Tom's Hardware)” until a note settles it."""
+        return difference_text(obj) if obj.sources_differ and not obj.difference_note else ""
+
+
+class SourcesDifferFilter(admin.SimpleListFilter):
+    """The chip specs whose cited sources state other figures, with no note settling it yet."""
+
+    title = "sources differ"
+    parameter_name = "sources_differ"
+
+    def lookups(self, request, model_admin):
+        return [("yes", "Sources differ, not settled")]
+
+    def queryset(self, request, queryset):
+        return queryset.filter(sources_differ=True, difference_note="") if self.value() == "yes" else queryset
 
 
 @admin.register(StaleAvailability)

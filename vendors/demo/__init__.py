@@ -14,6 +14,7 @@ from urllib.parse import urlsplit
 from django.utils.text import slugify
 
 from chips.models import Availability, Spec
+from chips.services import recompute_sources_differ
 from claims.models import QUOTE_MAX, Source, Support
 from claims.services import EvidenceInput, set_evidence
 from editorial.demo import Report, load_demo
@@ -294,6 +295,7 @@ class DemoLoader:
                     position=dated,
                 )
                 self.cite_with_quotes(row, given["sources"])
+        recompute_sources_differ(specs=vendor.specs.all())  # chips/stated.py: what the queue lists
 
     def cite_with_quotes(self, row, cited):
         """``row`` cites each page of ``cited`` ([{url, quote}]) with its words as the quote (one
