@@ -27,7 +27,7 @@ import socket
 import ssl
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
 import httpcore
@@ -91,7 +91,7 @@ class Fetched:
     error: str = ""
     final_url: str = ""
     fingerprint: str = ""
-    text: str = ""
+    text: str = field(default="", repr=False)
 
     @property
     def failed(self):

@@ -2,10 +2,13 @@
 cites a source (every citation table pointing at Source, whichever app declares it), and the
 change pages' "Add a new source" dialog (``quick-add/``, JSON)."""
 
+import functools
+import operator
+
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
-from django.db.models import Count, OuterRef, Subquery, Value
+from django.db.models import Count, OuterRef, Q, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.http import JsonResponse
 from django.shortcuts import redirect
@@ -33,6 +36,7 @@ class SourceHealthFilter(admin.SimpleListFilter):
             ("problem", "Failing or moved"),
             ("failed", "Failed the last check"),
             ("changed", "Page text changed"),
+            ("quotes", "A quote not found"),
             ("never", "Never checked"),
         ]
 
@@ -44,6 +48,12 @@ class SourceHealthFilter(admin.SimpleListFilter):
             "never": {"checked_at__isnull": True},
         }
         value = self.value()
+        if value == "quotes":  # the sources a citation quotes words their last check did not find
+            missing = [
+                Q(pk__in=rel.related_model.objects.filter(quote_found=False).values("source"))
+                for rel in citation_relations()
+            ]
+            return queryset.filter(functools.reduce(operator.or_, missing))
         return queryset.filter(**filters[value]) if value in filters else queryset
 
 

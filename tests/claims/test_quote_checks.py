@@ -199,15 +199,21 @@ def test_the_source_page_shows_the_passage_of_a_found_quote_and_the_earlier_word
     now = "Trainium3 offers 144 GB of HBM3e."
     source = f.make_source(page_text=compress_text(now), previous_page_text=compress_text(before))
     vendor = f.make_vendor()
-    kept, lost = (f.make_fact(vendor=vendor, sources=[source]) for _ in "ab")
+    fine = f.make_source()
+    kept, lost = (f.make_fact(vendor=vendor, sources=[source, fine]) for _ in "ab")
     moment = timezone.now()
-    FactCitation.objects.filter(cited=kept).update(quote="144 GB", quote_found=True, quote_checked_at=moment)
-    FactCitation.objects.filter(cited=lost).update(
+    FactCitation.objects.filter(cited=kept, source=source).update(
+        quote="144 GB", quote_found=True, quote_checked_at=moment
+    )
+    FactCitation.objects.filter(cited=lost, source=source).update(
         quote="4.9 TB/s", quote_found=False, quote_checked_at=moment, quote_missing_at=moment
     )
 
     page = admin_client.get(f"/admin/claims/source/{source.pk}/change/").content.decode()
 
     assert "On the page: Trainium3 offers <mark>144 GB</mark> of HBM3e." in page
+    listed = admin_client.get("/admin/claims/source/?check=quotes").content.decode()
+    assert f"/admin/claims/source/{source.pk}/change/" in listed
+    assert f"/admin/claims/source/{fine.pk}/change/" not in listed
     # The page's words are escaped, never markup.
     assert "Before: Trainium3 offers &lt;b&gt; <mark>4.9 TB/s</mark> &lt;/b&gt; of memory bandwidth." in page
