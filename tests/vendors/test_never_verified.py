@@ -7,6 +7,7 @@ import datetime as dt
 import re
 
 import pytest
+from django.conf import settings
 from django.utils import timezone
 
 from tests.factories import make_axis, make_event, make_fact, make_lane, make_score, make_vendor, publish
@@ -123,3 +124,18 @@ class TestLists:
 
 def _card(html, slug):
     return re.search(rf'<li>\s*<h2>(?:<input[^>]*>)?<a href="/vendors/{slug}/">.*?</li>', html, re.S).group(0)
+
+
+def test_the_stored_rankings_are_rendered_again_when_a_fresh_score_turns_stale(stored_pages, world, client):
+    from infra.models import StoredPage
+    from infra.stored import render_expired
+
+    render_expired.call()  # the worker's sweep stores every page
+    # TPU's scores, verified 5 days ago, are the first to turn stale: the day after the window ends.
+    turns = dt.datetime.combine(
+        days_ago(5) + dt.timedelta(days=settings.FRESHNESS_DAYS + 1),
+        dt.time.min,
+        tzinfo=timezone.get_current_timezone(),
+    )
+    assert StoredPage.objects.get(path="/").until == turns
+    assert StoredPage.objects.get(path="/lanes/hyperscaler/").until == turns
