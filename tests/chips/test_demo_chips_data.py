@@ -18,7 +18,7 @@ VENDORS = json.loads((DEMO / "vendors.json").read_text())
 TRAINIUM_SOURCES = json.loads((DEMO / "trainium_sources.json").read_text())
 REFERENCE = json.loads((DEMO / "aws_trainium.json").read_text())
 
-KINDS = {"memory", "bandwidth", "sram", "sram_bandwidth", "compute", "power", "process", "scale"}
+KINDS = {"memory", "bandwidth", "sram", "sram_bandwidth", "compute", "power", "process", "scale", "cluster"}
 UNITS = {"GB", "GiB", "MB", "TB/s", "GB/s", "PFLOPS", "TFLOPS", "W", "nm", "chips"}
 SCOPES = {"chip", "system", "pod"}
 UNITS_OF_KIND = {
@@ -30,6 +30,7 @@ UNITS_OF_KIND = {
     "power": {"W"},
     "process": {"nm"},
     "scale": {"chips"},
+    "cluster": {"chips"},
 }
 # How a source may spell each unit (a quote must spell its spec's unit one of these ways).
 UNIT_SPELLINGS = {
@@ -48,8 +49,25 @@ QUOTE_MAX = 500
 SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 QUANTITY = re.compile(r"^\d+(?:\.\d+)?$")
 # A number standing on its own (not the "3" of "Trainium3" or the "8" of "FP8"); 9,216 is one number.
-NUMBER = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?")
+NUMBER = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?( million\b)?")
 SPARSE = re.compile(r"(?i)\bspars(?:e|ity)\b")
+DENSE = re.compile(r"(?i)\bdense\b")
+# How a source bounds a figure, in the words just before it: "over 10 PFLOPS", "up to 9,216 chips".
+QUALIFIER_WORDS = {
+    "up_to": r"up to",
+    "over": r"over|more than",
+    "about": r"about|~|roughly|approximately|nearly",
+    "at_least": r"at least",
+}
+QUALIFIERS = {"", *QUALIFIER_WORDS}
+SUPPORTS = {"full", "partial", "contradicts"}
+WORDINGS = {"quote", "summary"}
+# What a count of chips counts: one scale-up domain (an UltraServer, an NVLink rack, a pod on one
+# interconnect) or the most chips one cluster can join.
+COUNTS = {
+    "scale": re.compile(r"(?i)UltraServer|\b(?:pod|rack|board|node|fabric|server|worker)\b"),
+    "cluster": re.compile(r"(?i)\bclusters?\b|scale-out|UltraServers can be interconnected"),
+}
 OFF_DIE = re.compile(r"HBM|GDDR|DRAM|device memory|memory bandwidth")
 
 # The data's text for each URL: a fact's value (vendors.json) or a claim's quote (trainium_sources.json).
@@ -59,9 +77,9 @@ for vendor in VENDORS["vendors"]:
         FACT_TEXTS.setdefault(fact["source_url"], []).append(
             (fact["value"], fact["vendor_stated"], vendor["slug"])
         )
-PAIR_TEXTS = {}  # url -> [quote]
+PAIR_TEXTS = {}  # url -> [quote]: the verbatim words of the data, supporting or contradicting
 PAIR_CLAIMS = {}  # (url, quote) -> the claim the quote was gathered for
-for pair in TRAINIUM_SOURCES["claims"]:
+for pair in TRAINIUM_SOURCES["claims"] + TRAINIUM_SOURCES["contradictions"]:
     PAIR_TEXTS.setdefault(pair["source_url"], []).append(pair["quote"])
     PAIR_CLAIMS[(pair["source_url"], pair["quote"])] = pair["claim"]
 EVENT_TEXTS = {}  # url -> [(text, "2025-06", vendor slug)]: the vendors' dated events
@@ -84,6 +102,9 @@ def reference_urls(node):
 
 
 REFERENCE_URLS = set(reference_urls(REFERENCE))
+NEURON_TRAINIUM3 = "https://awsdocs-neuron.readthedocs-hosted.com/en/v2.29.1/_sources/about-neuron/arch/neuron-hardware/trainium3.rst"
+NKI_GUIDE = "https://awsdocs-neuron.readthedocs-hosted.com/en/latest/nki/about/trainium3_arch.html"
+TOMS_HARDWARE = next(url for url in PAIR_TEXTS if "tomshardware.com" in url)
 KNOWN_URLS = set(FACT_TEXTS) | set(PAIR_TEXTS) | set(EVENT_TEXTS) | REFERENCE_URLS
 VENDOR_ORDER = [TRAINIUM_SOURCES["vendor"]] + [vendor["slug"] for vendor in VENDORS["vendors"]]
 
@@ -100,7 +121,37 @@ def aws_own(url):
 
 
 def numbers(text):
-    return {Decimal(whole.replace(",", "") + (fraction or "")) for whole, fraction in NUMBER.findall(text)}
+    """The numbers ``text`` states: "9,216" is 9216 and "1 million" 1000000."""
+    return {
+        Decimal(whole.replace(",", "") + (fraction or "")) * (10**6 if million else 1)
+        for whole, fraction, million in NUMBER.findall(text)
+    }
+
+
+def qualifier(quote, quantity):
+    """How ``quote`` bounds ``quantity``: the qualifier whose words stand right before it."""
+    written = {Decimal(quantity)}
+    for match in NUMBER.finditer(quote):
+        whole, fraction, million = match.groups()
+        if Decimal(whole.replace(",", "") + (fraction or "")) * (10**6 if million else 1) in written:
+            before = quote[: match.start()].rstrip().lower()
+            for name, words in QUALIFIER_WORDS.items():
+                if re.search(rf"(?:^|\W)(?:{words})$", before):
+                    return name
+            return ""
+    raise AssertionError(f"{quantity} is not in {quote!r}")
+
+
+def wording(url, quote):
+    """What the data makes of ``quote``: the page's verbatim words or our summary of it."""
+    verbatim = any(quote in text for text in PAIR_TEXTS.get(url, []))
+    ours = any(quote in text for text, _, _ in FACT_TEXTS.get(url, []) + EVENT_TEXTS.get(url, []))
+    assert verbatim != ours, f"{quote!r} is neither or both the data's quote and its summary"
+    return "quote" if verbatim else "summary"
+
+
+def states_unit(quote, unit):
+    return bool(re.search(UNIT_SPELLINGS[unit], quote))
 
 
 SPECS = [
@@ -154,6 +205,7 @@ def test_spec_is_typed(chip, spec):
         "unit",
         "scope",
         "precision",
+        "qualifier",
         "sparse",
         "vendor_stated",
         "sources",
@@ -163,12 +215,12 @@ def test_spec_is_typed(chip, spec):
     assert spec["unit"] in UNITS_OF_KIND[spec["kind"]], (spec["kind"], spec["unit"])
     assert spec["scope"] in SCOPES
     assert isinstance(spec["quantity"], str) and QUANTITY.match(spec["quantity"]), spec["quantity"]
-    assert isinstance(spec["sparse"], bool) and isinstance(spec["vendor_stated"], bool)
-    assert isinstance(spec["precision"], str)
+    assert spec["sparse"] in (True, False, None) and isinstance(spec["vendor_stated"], bool)
+    assert isinstance(spec["precision"], str) and spec["qualifier"] in QUALIFIERS
     if spec["kind"] == "compute":
         assert spec["precision"].strip(), "a compute figure names its precision"
     else:
-        assert spec["precision"] == "" and spec["sparse"] is False
+        assert spec["precision"] == "" and spec["sparse"] is None
     assert spec["sources"], "a spec without a source"
     urls = [source["url"] for source in spec["sources"]]
     assert len(urls) == len(set(urls)), "a source is listed twice"
@@ -176,18 +228,24 @@ def test_spec_is_typed(chip, spec):
 
 @pytest.mark.parametrize(("chip", "spec", "source"), SOURCES)
 def test_source_is_in_the_data_and_states_the_number(chip, spec, source):
-    assert set(source) == {"url", "quote"}
+    assert set(source) == {"url", "quote", "wording", "support"}
     url, quote = source["url"], source["quote"]
     assert url in KNOWN_URLS, f"{url} is not a source of the demo data"
     assert 0 < len(quote) <= QUOTE_MAX
     texts = [text for text, _, _ in FACT_TEXTS.get(url, [])] + PAIR_TEXTS.get(url, [])
     assert any(quote in text for text in texts), f"quote is not the data's text for {url}: {quote!r}"
-    assert Decimal(spec["quantity"]) in numbers(quote), f"{spec['quantity']} is not a number in {quote!r}"
-    assert re.search(UNIT_SPELLINGS[spec["unit"]], quote), f"{spec['unit']} is not in {quote!r}"
+    # A verbatim quote of the data is a quote; a vendors.json value is our summary, never a quote.
+    assert source["wording"] == wording(url, quote)
+    assert source["support"] in SUPPORTS
+    stated = numbers(quote)
+    if source["support"] == "contradicts":  # it states another figure of the spec's kind
+        assert Decimal(spec["quantity"]) not in stated and stated, quote
+    else:
+        assert Decimal(spec["quantity"]) in stated, f"{spec['quantity']} is not a number in {quote!r}"
+    # Its unit, or another unit of the kind: then the sources differ (see the test below).
+    assert any(states_unit(quote, unit) for unit in UNITS_OF_KIND[spec["kind"]]), quote
     if spec["precision"]:
         assert spec["precision"].lower() in quote.lower(), f"{spec['precision']} is not in {quote!r}"
-    if spec["kind"] == "compute":
-        assert bool(SPARSE.search(quote)) == spec["sparse"], "sparse must be what the source says"
     # Bandwidth is of the memory the quote names: off the die (HBM, GDDR, DRAM) or its SRAM.
     if spec["kind"] == "bandwidth":
         assert OFF_DIE.search(quote), f"the memory of this bandwidth is not named in {quote!r}"
@@ -199,6 +257,60 @@ def test_source_is_in_the_data_and_states_the_number(chip, spec, source):
         assert chip["vendor"] in vendors, f"{url} is not a source of {chip['vendor']}"
     else:
         assert chip["vendor"] == TRAINIUM_SOURCES["vendor"]
+
+
+@pytest.mark.parametrize(("chip", "spec"), SPECS)
+def test_qualifier_and_sparsity_are_what_the_sources_say(chip, spec):
+    """The qualifier is how the first source bounds the figure ("over 10 PFLOPS" is 10 and over);
+    sparse is true or false only where a source says sparse or dense, else null (not stated)."""
+    first = spec["sources"][0]["quote"]
+    assert spec["qualifier"] == qualifier(first, spec["quantity"]), first
+    if spec["kind"] == "compute":
+        said = " ".join(source["quote"] for source in spec["sources"])
+        expected = True if SPARSE.search(said) else False if DENSE.search(said) else None
+        assert spec["sparse"] is expected, said
+
+
+@pytest.mark.parametrize(("chip", "spec"), [spec for spec in SPECS if spec.values[1]["kind"] in COUNTS])
+def test_a_count_of_chips_says_what_it_counts(chip, spec):
+    """A scale-up domain's sources name its UltraServer, rack, pod, board or fabric; a cluster
+    limit's name a cluster or scale-out: 9,216 per pod is never ranked beside a cluster."""
+    pattern = COUNTS[spec["kind"]]
+    assert any(pattern.search(source["quote"]) for source in spec["sources"]), spec["sources"]
+
+
+def test_the_sources_differ_only_where_the_data_does():
+    """Trainium3's memory: AWS says 144 GiB, Tom's Hardware 144 GB; its bandwidth: AWS's NKI guide
+    says 4.7 TB/s, not 4.9. No other source of a spec states another unit or figure."""
+    differing = {
+        (chip["slug"], spec["kind"], spec["scope"], source["url"])
+        for chip in CHIPS["chips"]
+        for spec in chip["specs"]
+        for source in spec["sources"]
+        if source["support"] == "contradicts" or not states_unit(source["quote"], spec["unit"])
+    }
+    assert differing == {
+        ("trainium3", "memory", "chip", TOMS_HARDWARE),
+        ("trainium3", "bandwidth", "chip", NKI_GUIDE),
+    }
+    memory = next(spec for spec in CHIPS["chips"][0]["specs"] if spec["kind"] == "memory")
+    assert [(source["url"], source["wording"]) for source in memory["sources"]] == [
+        (NEURON_TRAINIUM3, "quote"),
+        (TOMS_HARDWARE, "quote"),
+    ]
+
+
+def test_figures_the_data_does_not_give_are_not_shown():
+    """The MI355X node's 74 PFLOPS is the MI350X's; Trainium3's per-chip "FP8" came from a repost;
+    the MI355X's 128-GPU rack is neither one scale-up domain nor a cluster limit."""
+    shown = {
+        (chip["slug"], spec["kind"], spec["quantity"]) for chip in CHIPS["chips"] for spec in chip["specs"]
+    }
+    assert not shown & {
+        ("mi355x", "compute", "74"),
+        ("trainium3", "compute", "2.52"),
+        ("mi355x", "scale", "128"),
+    }
 
 
 @pytest.mark.parametrize(("chip", "spec"), SPECS)
@@ -251,6 +363,7 @@ def states_month(text, month):
 @pytest.mark.parametrize(("chip", "row"), AVAILABILITY)
 def test_availability_is_typed_to_the_month(chip, row):
     assert set(row) == {"stage", "month", "vendor_stated", "sources"}
+    assert all(set(source) == {"url", "quote", "wording"} for source in row["sources"])
     assert row["stage"] in STAGES
     assert MONTH.match(row["month"]), row["month"]
     assert isinstance(row["vendor_stated"], bool)
@@ -269,6 +382,7 @@ def test_availability_is_the_datas_words_with_its_stage_and_month(chip, row):
         assert 0 < len(quote) <= QUOTE_MAX
         found = [(text, dated, slug) for text, dated, slug in data_texts(url) if quote in text]
         assert found, f"quote is not the data's text for {url}: {quote!r}"
+        assert source["wording"] == wording(url, quote)
         assert all(slug in (None, chip["vendor"]) for _, _, slug in found), f"{url} is not {chip['vendor']}'s"
         said_stage |= bool(STAGE_WORDS[row["stage"]].search(quote))
         said_month |= states_month(quote, row["month"]) or any(

@@ -251,8 +251,10 @@ def cited_urls(item):
 
 
 def test_trainium_cites_every_source_the_data_gives_for_its_claims(trainium):
+    """Each fact cites the sources of its claims, those that support it and those the data lists
+    as disagreeing with the reference's wording (contradictions)."""
     by_claim = {}
-    for pair in REFERENCE_SOURCES_DATA["claims"]:
+    for pair in REFERENCE_SOURCES_DATA["claims"] + REFERENCE_SOURCES_DATA["contradictions"]:
         by_claim.setdefault(pair["claim"], set()).add(pair["source_url"])
     reference = json.loads(Path(REFERENCE).read_text())
     facts = list(Fact.objects.filter(vendor=trainium).order_by("position").prefetch_related("sources"))
@@ -264,9 +266,10 @@ def test_trainium_cites_every_source_the_data_gives_for_its_claims(trainium):
     assert all(cited_urls(score) for score in scores)
     faqs = FAQ.objects.filter(vendor=trainium).prefetch_related("sources")
     assert all(cited_urls(faq) for faq in faqs)
-    # Every claim of the file is cited somewhere, partial support included.
+    # Every claim of the file is cited somewhere, partial support and contradictions included.
     cited = set().union(*(cited_urls(x) for x in [*facts, *events, *scores, *faqs]))
-    assert cited == {pair["source_url"] for pair in REFERENCE_SOURCES_DATA["claims"]}
+    given = REFERENCE_SOURCES_DATA["claims"] + REFERENCE_SOURCES_DATA["contradictions"]
+    assert cited == {pair["source_url"] for pair in given}
     assert any(pair["supports"] == "partial" for pair in REFERENCE_SOURCES_DATA["claims"])
 
 

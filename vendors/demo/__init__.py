@@ -15,7 +15,7 @@ from django.utils.text import slugify
 
 from chips.models import Availability, Spec
 from chips.services import recompute_sources_differ
-from claims.models import QUOTE_MAX, Source, Support
+from claims.models import QUOTE_MAX, Source, Support, Wording
 from claims.services import EvidenceInput, set_evidence
 from editorial.demo import Report, load_demo
 from editorial.revisions import record_revision
@@ -47,6 +47,16 @@ ATTRIBUTES = [
     "GA / availability",
     "Next generation",
 ]
+
+# The sources of trainium_sources.json's ``contradictions`` whose issue says the claim still holds
+# in part ("20TB", "AWS only" with AI Factories, "up to 1 million", customers): the rest contradict.
+PARTLY_CONTRADICTING = {
+    "https://awsdocs-neuron.readthedocs-hosted.com/en/latest/about-neuron/arch/neuron-hardware/trn3-arch.html",
+    "https://www.aibase.com/news/23291",
+    "https://www.refactored.pro/blog/2025/12/3/from-cloud-agnostic-to-ai-sovereign-architecting-your-private-ai-factory-with-aws",
+    "https://hyper.ai/en/stories/3eb11dbda7caa334001794a9c55a5d81",
+    "https://aidigest.shelfcritter.com/topics/uber",
+}
 
 # The first revision of every demo item, so that its history starts from the loaded state.
 DEMO_COMMENT = "Loaded from the demo data."
@@ -84,7 +94,8 @@ class DemoLoader:
         for vendor in self.data["vendors"]:
             for fact in vendor["facts"]:
                 self.titles.setdefault(fact["source_url"], fact["source_title"])
-        # The reference's claims, each with every source given for it (full or partial support).
+        # The reference's claims, each with every source given for it (full or partial support),
+        # then the sources that disagree with its wording (contradictions, with their support).
         self.claims: dict[str, list[dict[str, Any]]] = {}
         for pair in self.reference_sources["claims"]:
             self.claims.setdefault(pair["claim"], []).append(pair)
@@ -93,6 +104,15 @@ class DemoLoader:
             self.notes.setdefault(pair["source_url"], []).append(
                 f"Claim {pair['claim_no']} ({pair['supports']} support): {pair['claim']}. "
                 f"Quote: “{pair['quote']}”" + (f" Note: {pair['note']}" if pair.get("note") else "")
+            )
+        self.contradictions: dict[str, list[dict[str, Any]]] = {}
+        for pair in self.reference_sources["contradictions"]:
+            support = Support.PARTIAL if pair["source_url"] in PARTLY_CONTRADICTING else Support.CONTRADICTS
+            self.contradictions.setdefault(pair["claim"], []).append({**pair, "supports": support})
+            self.titles.setdefault(pair["source_url"], pair["source_title"])
+            self.notes.setdefault(pair["source_url"], []).append(
+                f"Claim {pair['claim_no']} disagreed with ({support}): {pair['claim']}. "
+                f"Quote: “{pair['quote']}” Issue: {pair['issue']}"
             )
 
     def run(self):
@@ -165,13 +185,18 @@ class DemoLoader:
         """The claim-source pairs of trainium_sources.json behind the named claims."""
         return [pair for claim in claims for pair in self.claims[claim]]
 
-    def cite(self, item, claims):
+    def cite(self, item, claims, *, disagreeing=True):
         """Cite every source given for the named claims, each once, in the file's order, with
-        the file's quotes as the citation's words and its support (partial when any is)."""
+        the file's quotes as the citation's words (verbatim: a quote) and its support; then,
+        unless ``disagreeing`` is false, the sources listed as contradicting those claims with
+        theirs. The row's wording stays the reference's: the disagreement is in its evidence."""
         compiled_on = dt.date.fromisoformat(self.reference_sources["compiled_on"])
         pairs: dict[str, list[dict[str, Any]]] = {}
         for pair in self.cited_pairs(claims):
             pairs.setdefault(pair["source_url"], []).append(pair)
+        for claim in claims if disagreeing else ():
+            for pair in self.contradictions.get(claim, []):
+                pairs.setdefault(pair["source_url"], []).append(pair)
         sources = {url: self.source(url, accessed_on=compiled_on) for url in pairs}
         item.sources.add(*sources.values())
         set_evidence(
@@ -179,9 +204,8 @@ class DemoLoader:
             evidence={
                 sources[url].pk: EvidenceInput(
                     quote=join_quotes(pair["quote"] for pair in given),
-                    support=Support.PARTIAL
-                    if any(pair["supports"] == Support.PARTIAL for pair in given)
-                    else Support.FULL,
+                    support=overall_support(pair["supports"] for pair in given),
+                    wording=Wording.QUOTE,
                 )
                 for url, given in pairs.items()
             },
@@ -223,7 +247,7 @@ class DemoLoader:
             self.cite(row, event["cites"])
         for slug, value in ref["scores"].items():
             row = Score.objects.create(vendor=vendor, axis=self.axes[slug], value=value)
-            self.cite(row, ref["score_cites"][slug])
+            self.cite(row, ref["score_cites"][slug], disagreeing=False)
         for position, faq in enumerate(ref["faqs"], start=1):
             row = FAQ.objects.create(
                 vendor=vendor, question=faq["question"], answer=faq["answer"], position=position
@@ -251,15 +275,21 @@ class DemoLoader:
                 verified_on=self.compiled_on,
                 position=position,
             )
-            fact.sources.add(self.source(claim["source_url"]))
+            self.cite_summary(fact, claim["source_url"])
         for position, entry in enumerate(data["events"], start=1):
             date, precision = parse_event_date(entry["date"])
             event = Event.objects.create(
                 vendor=vendor, date=date, precision=precision, text=entry["text"], position=position
             )
-            event.sources.add(self.source(entry["source_url"]))
+            self.cite_summary(event, entry["source_url"])
         self.load_specs(vendor, verified_on=self.compiled_on)
         publish_demo(vendor, at=_publish_time(self.compiled_on))
+
+    def cite_summary(self, row, url):
+        """``row`` (a vendors.json value: our summary of the page, not its words) cites ``url``."""
+        source = self.source(url)
+        row.sources.add(source)
+        set_evidence(row=row, evidence={source.pk: EvidenceInput(wording=Wording.SUMMARY)})
 
     def load_specs(self, vendor, *, verified_on):
         """The vendor's chips of chips.json: each number, then each stage reached with its
@@ -276,7 +306,8 @@ class DemoLoader:
                     unit=given["unit"],
                     scope=given["scope"],
                     precision=given["precision"],
-                    sparse=given["sparse"] if given["kind"] == "compute" else None,
+                    qualifier=given["qualifier"],
+                    sparse=given["sparse"],  # true or false only where a source says so
                     vendor_stated=given["vendor_stated"],
                     verified_on=verified_on,
                     position=position,
@@ -298,23 +329,36 @@ class DemoLoader:
         recompute_sources_differ(specs=vendor.specs.all())  # chips/stated.py: what the queue lists
 
     def cite_with_quotes(self, row, cited):
-        """``row`` cites each page of ``cited`` ([{url, quote}]) with its words as the quote (one
-        citation a page: two quotes of one page are joined)."""
+        """``row`` cites each page of ``cited`` ([{url, quote, wording, support}]) with its words
+        (one citation a page: two texts of one page are joined): a quote when every text of the
+        page is verbatim, else our summary; its support the texts' together."""
         sources = {entry["url"]: self.source(entry["url"]) for entry in cited}
         row.sources.add(*sources.values())
-        quotes: dict[str, list[str]] = {}
+        given: dict[str, list[dict[str, str]]] = {}
         for entry in cited:
-            quotes.setdefault(entry["url"], []).append(entry["quote"])
+            given.setdefault(entry["url"], []).append(entry)
         set_evidence(
             row=row,
             evidence={
-                sources[url].pk: EvidenceInput(quote=join_quotes(words), support=Support.FULL)
-                for url, words in quotes.items()
+                sources[url].pk: EvidenceInput(
+                    quote=join_quotes(entry["quote"] for entry in entries),
+                    support=overall_support(entry.get("support", Support.FULL) for entry in entries),
+                    wording=Wording.QUOTE
+                    if all(entry["wording"] == Wording.QUOTE for entry in entries)
+                    else Wording.SUMMARY,
+                )
+                for url, entries in given.items()
             },
         )
 
 
 QUOTE_JOIN = " … "
+
+
+def overall_support(supports):
+    """One citation's support from its texts' own: full or contradicting when all are, else partial."""
+    given = set(supports)
+    return given.pop() if len(given) == 1 else Support.PARTIAL
 
 
 def join_quotes(quotes):
