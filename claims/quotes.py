@@ -15,10 +15,12 @@ source and was verified before it is stale (claims/freshness.py). Summaries are 
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import hashlib
 import re
 import unicodedata
 import zlib
+from array import array
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
@@ -82,22 +84,29 @@ class Found:
     after: str = ""
 
 
-def find_quote(quote: str, page_text: str, *, context: int = PASSAGE_CONTEXT) -> Found:
-    """Look for ``quote`` in ``page_text`` (the page's own visible text, not normalised)."""
-    if not is_on_page(quote, normalise(page_text)):
-        return Found(False)
-    # Where the first part starts and ends in the page's own text: each character normalised
-    # alone, noting where each normalised one came from (only an editor's page does this).
-    first = quote_parts(quote)[0]
+@functools.lru_cache(maxsize=4)
+def _index(page_text: str) -> tuple[str, str, array[int]]:
+    """``page_text`` normalised, and again character by character with where each normalised
+    character came from in ``page_text`` (for the passage): once per page, for all its quotes."""
     separators = {match.start() for match in _THOUSANDS.finditer(page_text)}
     table = {char: normalise(char) for char in set(page_text)}
     compact: list[str] = []
-    origin: list[int] = []
+    origin = array("i")  # 4 bytes a character, not a Python int each
     for index, char in enumerate(page_text):
         if index not in separators:
             compact.extend(table[char])
             origin.extend([index] * len(table[char]))
-    start = "".join(compact).find(first)
+    return normalise(page_text), "".join(compact), origin
+
+
+def find_quote(quote: str, page_text: str, *, context: int = PASSAGE_CONTEXT) -> Found:
+    """Look for ``quote`` in ``page_text`` (the page's own visible text, not normalised)."""
+    normalised, compact, origin = _index(page_text)
+    if not is_on_page(quote, normalised):
+        return Found(False)
+    # Where the first part starts and ends in the page's own text.
+    first = quote_parts(quote)[0]
+    start = compact.find(first)
     if start < 0:  # a composed character split across the part's edge: found, without a passage
         return Found(True)
     begin, end = origin[start], origin[start + len(first) - 1] + 1
