@@ -65,7 +65,7 @@ WORDINGS = {"quote", "summary"}
 # What a count of chips counts: one scale-up domain (an UltraServer, an NVLink rack, a pod on one
 # interconnect) or the most chips one cluster can join.
 COUNTS = {
-    "scale": re.compile(r"(?i)UltraServer|\b(?:pod|rack|board|node|fabric|server|worker)\b"),
+    "scale": re.compile(r"(?i)UltraServer|NVL\d+|\b(?:pod|rack|board|node|fabric|server|worker)\b"),
     "cluster": re.compile(r"(?i)\bclusters?\b|scale-out|UltraServers can be interconnected"),
 }
 OFF_DIE = re.compile(r"HBM|GDDR|DRAM|device memory|memory bandwidth")
