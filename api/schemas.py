@@ -186,9 +186,11 @@ class CitedSource(Source):
         description="Whether the source supports the value fully, only partly, or contradicts it."
     )
     # As a document's evidence says them (claims.documents.Evidence), described once there.
-    wording: WordingValue = Evidence.model_fields["wording"]
-    quote_found: bool | None = Evidence.model_fields["quote_found"]
-    quote_checked_at: dt.datetime | None = Evidence.model_fields["quote_checked_at"]
+    wording: WordingValue = Field("quote", description=Evidence.model_fields["wording"].description)
+    quote_found: bool | None = Field(None, description=Evidence.model_fields["quote_found"].description)
+    quote_checked_at: dt.datetime | None = Field(
+        None, description=Evidence.model_fields["quote_checked_at"].description
+    )
 
 
 SAID: set[str] = {"quote", "support", "wording", "quote_found", "quote_checked_at"}  # a CitedSource's
@@ -280,7 +282,7 @@ class ChipAvailability(chip_documents.Availability):
     """A stage the chip reached, with its month and its sources."""
 
     sources: list[CitedSource] = Field(  # type: ignore[assignment]  # the document's ids, drawn out
-        description="The sources it cites, each with its quote and support."
+        description="The sources it cites, each with its words, their support and their check."
     )
 
     @computed_field(description="The stage as pages name it: “Generally available”.")  # type: ignore[prop-decorator]

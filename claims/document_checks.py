@@ -8,7 +8,7 @@ import copy
 from collections.abc import Iterator
 from typing import Any, Final
 
-from .models import Wording
+from .models import Source, Wording
 
 # What a check of the source found of a citation's quote, as a document's evidence holds it.
 QUOTE_CHECKS: Final = ("quote_found", "quote_checked_at", "quote_missing_at")
@@ -54,14 +54,33 @@ def document_content(document: dict[str, Any]) -> dict[str, Any]:
     return content
 
 
+def _finding(entry: dict[str, Any]) -> tuple[Any, Any]:
+    """What a check found of a quote, without when it last looked: found or not, missing since."""
+    return entry.get("quote_found"), entry.get("quote_missing_at")
+
+
 def carry_quote_checks(*, target: dict[str, Any], source: dict[str, Any]) -> None:
     """Give ``target``'s citations (a published document, changed in place) what the checks
     found of their quotes in ``source`` (a working copy's document), where the row cites the
-    same words the same way: a quote edited since publishing keeps the result it was published
-    with, as the new words were never on that page."""
+    same words the same way (a quote edited since publishing keeps the result it was published
+    with: the new words were never on that page) and the finding changed: a check that finds
+    what the last one found moves no page, so a daily check writes no version a day, and the
+    date readers see is that of the check that found it so."""
     found = {(row, entry["source"]): entry for row, evidence in _evidence_lists(source) for entry in evidence}
     for row, evidence in _evidence_lists(target):
         for entry in evidence:
             newer = found.get((row, entry["source"]))
-            if newer is not None and evidence_content(newer) == evidence_content(entry):
+            if newer is None or evidence_content(newer) != evidence_content(entry):
+                continue
+            if _finding(newer) != _finding(entry):
                 entry.update({name: newer.get(name) for name in QUOTE_CHECKS})
+
+
+def carry_checks(*, target: dict[str, Any], source: dict[str, Any]) -> None:
+    """What checks found since ``target`` (a published document, changed in place) was written,
+    from ``source`` (its item's working copy as a document): each cited source's problem moment
+    as the checks record it now (one query), and its citations' quote checks (carry_quote_checks)."""
+    problems = dict(Source.objects.filter(pk__in=target["sources"]).values_list("pk", "problem_at"))
+    for pk, cited in target["sources"].items():
+        cited["problem_at"] = problems.get(int(pk), cited.get("problem_at"))
+    carry_quote_checks(target=target, source=source)

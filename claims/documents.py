@@ -124,7 +124,7 @@ class Evidence(Part):
 
     @property
     def is_summary(self) -> bool:
-        return self.wording == Wording.SUMMARY
+        return self.wording == Wording.SUMMARY.value
 
     @property
     def check_text(self) -> str:

@@ -4,11 +4,12 @@ The vendors' facts and scores are not copied in: a comparison page lines up its 
 own live versions, so a vendor's published change shows on every comparison at once.
 """
 
+import copy
 from typing import Any
 
 from django.db.models import Prefetch
 
-from claims.document_checks import document_content
+from claims.document_checks import carry_checks, document_content
 from claims.markdown import plain_text
 from claims.models import Source, citations_of
 from editorial.diff import Kind
@@ -21,7 +22,9 @@ from .models import Assessment, Comparison, ComparisonFAQ, ComparisonVendor, Com
 
 
 def comparison_document(comparison: Editable) -> Document:
-    plain_sources = Prefetch("sources", queryset=Source.objects.order_by())
+    plain_sources = Prefetch(
+        "sources", queryset=Source.objects.order_by().defer("page_text", "previous_page_text")
+    )
     found = Comparison.objects.prefetch_related(
         Prefetch("entries", queryset=ComparisonVendor.objects.order_by("position", "pk")),
         Prefetch(
@@ -81,6 +84,12 @@ class ComparisonPublication(Publication):
 
     def content(self, document: Document) -> Document:
         return document_content(document)  # what checks found is not content
+
+    def restamp(self, document: Document, obj: Editable) -> Document:
+        """What checks found since: its sources' problems and its quotes' checks, content untouched."""
+        restamped = copy.deepcopy(document)
+        carry_checks(target=restamped, source=comparison_document(obj))
+        return ComparisonDocument.parse(restamped).as_json()
 
     def after_write(self, version: PublishedVersion) -> None:
         assert isinstance(version, ComparisonVersion)

@@ -16,7 +16,7 @@ from django.db.models import Prefetch, QuerySet
 from chips import units
 from chips.documents import STAGES, Chip
 from chips.models import Availability, Spec, VersionChip, VersionSpec
-from claims.document_checks import carry_quote_checks, document_content, without_quote_checks
+from claims.document_checks import carry_checks, document_content, without_quote_checks
 from claims.documents import Verified
 from claims.markdown import plain_text
 from claims.models import Source, citations_of, display_date
@@ -199,16 +199,13 @@ class VendorPublication(Publication):
     def restamp(self, document: Document, obj: Editable) -> Document:
         """Newer verified dates from the working copy, on rows whose content is unchanged, each
         cited source's problem as its checks found it now, and what they found of each quote
-        the live version cites in the same words (claims.document_checks.carry_quote_checks)."""
+        the live version cites in the same words (claims.document_checks.carry_checks)."""
         restamped = copy.deepcopy(document)
         working = vendor_document(_vendor(obj))
         for _, row, newer in _newer_verified(source=working, target=restamped):
             for key in VERIFICATION:
                 row[key] = newer[key]
-        carry_quote_checks(target=restamped, source=working)
-        problems = dict(Source.objects.filter(pk__in=restamped["sources"]).values_list("pk", "problem_at"))
-        for pk, source in restamped["sources"].items():
-            source["problem_at"] = problems.get(int(pk), source.get("problem_at"))
+        carry_checks(target=restamped, source=working)
         return VendorDocument.parse(restamped).as_json()
 
     def carry_verification(self, obj: Editable, document: Document) -> None:

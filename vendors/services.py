@@ -15,10 +15,11 @@ from chips.models import Availability, AvailabilityCitation, Spec, SpecCitation
 from chips.services import recompute_sources_differ
 from claims.models import Citation, Source, Verifiable
 from editorial import services as workflow
+from editorial.registry import publications
 from editorial.revisions import record_revision
 
 from .importing import ImportChanged, ImportFileError, Plan, PlannedRow, plan_import
-from .models import Event, EventCitation, Fact, FactCitation, Score, ScoreCitation, Vendor, VendorVersion
+from .models import Event, EventCitation, Fact, FactCitation, Score, ScoreCitation, Vendor
 from .publishing import VERIFIED_KINDS
 
 if TYPE_CHECKING:
@@ -183,17 +184,21 @@ def _cite(citation: CitationModel, pairs: list[tuple[Verifiable, Source]]) -> No
     citation.objects.bulk_create(citation(cited=cited, source=source) for cited, source in pairs)  # type: ignore[misc]
 
 
-def refresh_pages_citing(*, sources: list[int]) -> list[int]:
+def refresh_pages_citing(*, sources: list[int]) -> list[Model]:
     """After source checks found or cleared a problem, or found or missed a quote: the live (and
-    scheduled) versions citing any of ``sources`` take the sources' new problem moments and their
-    citations' quote checks now, content untouched, as a verification does
-    (editorial.services.refresh_verification). Returns the vendors refreshed."""
+    scheduled) versions of every kind of item (profiles, comparisons: editorial.registry) citing
+    any of ``sources`` take the sources' new problem moments and their citations' quote checks
+    now, content untouched, as a verification does (editorial.services.refresh_verification).
+    Returns the items refreshed."""
     citing = functools.reduce(operator.or_, (Q(document__sources__has_key=str(pk)) for pk in sources))
     now = timezone.now()
-    versions = VendorVersion.objects.filter(citing).filter(
-        Q(superseded_at__isnull=True) | Q(superseded_at__gt=now)
-    )
-    vendor_pks = sorted(set(versions.values_list("item_id", flat=True)))
-    for vendor in Vendor.objects.filter(pk__in=vendor_pks):
-        workflow.refresh_verification(obj=vendor, user=None)
-    return vendor_pks
+    refreshed: list[Model] = []
+    for publication in publications():
+        versions = publication.version_model.objects.filter(citing).filter(
+            Q(superseded_at__isnull=True) | Q(superseded_at__gt=now)
+        )
+        pks = set(versions.values_list("item_id", flat=True))  # type: ignore[misc]  # each version model's own item
+        for item in publication.model._default_manager.filter(pk__in=pks).order_by("pk"):
+            workflow.refresh_verification(obj=item, user=None)
+            refreshed.append(item)
+    return refreshed

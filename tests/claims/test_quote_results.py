@@ -10,6 +10,7 @@ import json
 import pytest
 
 from chips.models import SpecCitation
+from comparisons.models import AssessmentCitation
 from editorial.services import refresh_state
 from tests import factories as f
 from vendors.models import FactCitation
@@ -89,7 +90,7 @@ def test_a_later_check_reaches_the_live_page_without_a_publish_and_the_version_k
     FactCitation.objects.filter(cited=edited).update(quote="4.9 TB/s of bandwidth")
     FactCitation.objects.filter(cited__in=[fact, edited]).update(quote_found=True, quote_checked_at=CHECKED)
 
-    assert refresh_pages_citing(sources=[source.pk, edited_source.pk]) == [vendor.pk]
+    assert refresh_pages_citing(sources=[source.pk, edited_source.pk]) == [vendor]
 
     live = client.get("/vendors/checked-chip/").content.decode()
     assert shown("144 GB of HBM3e", FOUND) in live
@@ -99,6 +100,29 @@ def test_a_later_check_reaches_the_live_page_without_a_publish_and_the_version_k
     assert refresh_state(obj=vendor) is True  # the rewritten quote waits for a publish, nothing else
     FactCitation.objects.filter(cited=edited).update(quote="4.9 TB/s")
     assert refresh_state(obj=vendor) is False  # a check is no change
+
+
+def test_a_check_reaches_a_comparisons_live_page_and_one_finding_the_same_writes_no_version(client):
+    vendor = f.make_vendor()
+    comparison = f.make_comparison(slug="two-chips", vendors=[vendor, f.make_vendor()])
+    source = f.make_source()
+    assessment = f.make_assessment(
+        criterion=f.make_criterion(comparison=comparison), vendor=vendor, value="Fast", sources=[source]
+    )
+    AssessmentCitation.objects.filter(cited=assessment).update(quote="the fastest of the three")
+    f.publish(comparison)
+    AssessmentCitation.objects.filter(cited=assessment).update(quote_found=True, quote_checked_at=CHECKED)
+
+    assert refresh_pages_citing(sources=[source.pk]) == [comparison]
+
+    html = client.get("/compare/two-chips/").content.decode()
+    assert shown("the fastest of the three", FOUND) in html
+    versions = comparison.versions.count()
+    later = CHECKED + dt.timedelta(days=1)
+    AssessmentCitation.objects.filter(cited=assessment).update(quote_checked_at=later)
+    refresh_pages_citing(sources=[source.pk])
+    assert comparison.versions.count() == versions  # found again: the page says so already
+    assert shown("the fastest of the three", FOUND) in client.get("/compare/two-chips/").content.decode()
 
 
 def test_a_document_stored_before_wordings_and_checks_reads_as_an_unchecked_quote(client):
