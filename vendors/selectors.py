@@ -183,6 +183,15 @@ class Profile:
         return any(row.score for row in self.score_rows)
 
     @property
+    def stale_scores(self) -> bool:
+        """Whether a score shown carries the stale mark (the document's ``stale``)."""
+        return any(row.score and row.score.is_stale for row in self.score_rows)
+
+    @property
+    def stale_events(self) -> bool:
+        return any(event.is_stale for event in self.events)
+
+    @property
     def has_vendor_stated(self) -> bool:
         """Whether the page shows the vendor-stated mark, and so its legend."""
         return (

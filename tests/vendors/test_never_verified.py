@@ -74,10 +74,14 @@ class TestProfile:
         )
         assert 'title="Never verified">not recently verified</span>' in never.group(0)
 
-    def test_fresh_scores_carry_no_mark(self, client, world):
-        html = client.get("/vendors/tpu/").content.decode()
+    def test_a_notice_says_what_the_mark_means_only_where_a_row_carries_it(self, client, world):
+        marked_page = client.get("/vendors/aws/").content.decode()
+        fresh_page = client.get("/vendors/tpu/").content.decode()
 
-        assert MARK not in re.search(r'<table class="scores">.*?</table>', html, re.S).group(0)
+        for kind in ("events here", "scores"):
+            notice = f"Some {kind} are marked “not recently verified”: they have not been checked in the"
+            assert notice in marked_page and notice not in fresh_page
+        assert MARK not in re.search(r'<table class="scores">.*?</table>', fresh_page, re.S).group(0)
 
 
 class TestLists:
