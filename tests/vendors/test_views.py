@@ -163,8 +163,9 @@ class TestReferenceProfile:
         assert notes and all(notes)
         reached = {m for m in markers if m.startswith("source-")}
         reached |= {target for note in notes for target in re.findall(r'href="#(source-\d+)"', note.group(1))}
-        listed = re.findall(r'<li id="(source-\d+)"><a href="https://', page)
-        assert reached == set(listed) and len(listed) == 34
+        listed = re.findall(r'<li id="(source-\d+)"><a href="https?://', page)
+        # trainium_sources.json's 34 sources of its claims and 7 more among its contradictions.
+        assert reached == set(listed) and len(listed) == 41
 
 
 @pytest.mark.parametrize(
