@@ -290,7 +290,8 @@ class VersionChip(models.Model):
 
 
 class VersionSpec(models.Model):
-    """One value of a published chip, in its kind's unit (``units.in_unit_of``)."""
+    """One value of a published chip, in its kind's unit (``quantities.Quantity.sort_key``):
+    a sort and filter key only, never printed (pages write the document's figure)."""
 
     chip = models.ForeignKey(VersionChip, on_delete=models.CASCADE, related_name="values")
     kind = models.CharField(max_length=16, choices=SpecKind.choices)

@@ -126,17 +126,31 @@ def precision_counts(chips: QuerySet[VersionChip]) -> dict[str, int]:
 
 def drawn(rows: Iterable[VersionChip]) -> list[LiveChip]:
     """Each indexed chip from its version's document (parsed once a version)."""
+    rows = list(rows)
+    # Rows read with their versions' documents deferred (a page of many chips of one version
+    # would decode its document once a row) have them read here, in one query.
+    deferred = {row.version_id for row in rows if "document" in row.version.get_deferred_fields()}
+    versions = {row.version_id: row.version for row in rows}
+    versions |= {version.pk: version for version in _with_documents(deferred)}
     documents: dict[int, ChipsDocument] = {}
     read = catalogue().document_of
     drawn = []
     for row in rows:
-        if row.version_id not in documents:  # a version's chips share its one parsed document
-            documents[row.version_id] = read(row.version)
+        version = versions[row.version_id]
+        if row.version_id not in documents:
+            documents[row.version_id] = read(version)
         document = documents[row.version_id]
         chip = next((chip for chip in document.chips if chip.slug == row.slug), None)
         if chip is not None:
-            drawn.append(LiveChip(chip=chip, vendor=document.vendor, version=row.version))
+            drawn.append(LiveChip(chip=chip, vendor=document.vendor, version=version))
     return drawn
+
+
+def _with_documents(version_ids: set[int]) -> Iterable[Any]:
+    """The versions of ``version_ids`` with their documents (none asked: no query)."""
+    if not version_ids:
+        return []
+    return catalogue().live_versions().model.objects.filter(pk__in=version_ids)
 
 
 def chips_by_slug(slugs: Sequence[str]) -> tuple[list[LiveChip], list[str]]:

@@ -24,12 +24,13 @@ _PREFIXES: Final = {
 _NUMBER: Final = r"(?<![\w.,])(?P<n>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
 _RATE: Final = r"(?P<rate>\s?/\s?s(?:ec(?:ond)?)?\b|ps\b|\s+per\s+second\b)?"
 _UNIT: Final = (
+    r"(?:(?:(?:MX)?FP\d+|BF16|INT8|TF32|dense|sparse)\s)?"  # “4,614 FP8 TFLOPs”
     r"(?:(?P<fp>[kKMGTPE]|(?i:kilo|mega|giga|tera|peta|exa))-?(?i:flop(?:s\b|/s\b)))"
     r"|(?:(?P<bp>[KMGT]i|[kKMGTPE]|(?i:kilo|mega|giga|tera|peta|exa|kibi|mebi|gibi|tebi))"
     r"(?:B|(?i:bytes?))" + _RATE + r")"
     r"|(?:(?P<wp>k|M)?W\b|(?P<wword>(?i:kilo)?)(?i:watts?\b))"
     r"|(?P<nm>nm\b|(?i:nanomet(?:er|re)s?\b))"
-    r"|(?P<count>(?:[A-Za-z][\w-]*\s)?(?i:chips|accelerators|GPUs|XPUs|TPUs)\b)"
+    r"|(?P<count>(?:[A-Za-z][\w-]*\s){0,2}(?i:chips|accelerators|[GTXLN]PUs|RDUs)\b)"
 )
 _FIGURE: Final = re.compile(_NUMBER + r"(?:\s|\u00a0|-)?(?:" + _UNIT + r")")
 

@@ -6,8 +6,9 @@ as dimensionless (a number of bits), so "144 GB" would have the dimension of "8 
 information, compute and a count of chips are dimensions of their own, and a value given in
 the wrong dimension for its spec, or in a unit nobody defined, is refused with a message.
 
-A value is kept as the source gave it (quantity and unit); ``in_unit_of`` converts it to the
-kind's unit for comparing, sorting and drawing (GiB to GB, TFLOPS to PFLOPS).
+A value is kept as the source gave it (quantity and unit); chips/quantities.py converts it to
+the kind's unit in Decimal (GiB to GB, TFLOPS to PFLOPS) and writes it, the one way every
+surface does.
 """
 
 from __future__ import annotations
@@ -119,22 +120,6 @@ def check(kind: str, unit: str) -> None:
         )
 
 
-def in_unit_of(kind: str, quantity: Decimal | str, unit: str) -> float:
-    """``quantity`` ``unit`` in the unit ``kind`` is shown and compared in (192 GiB → 206.16 GB)."""
-    check(kind, unit)
-    value = registry().Quantity(float(number(quantity)), unit).to(KINDS[kind].unit)
-    return float(value.magnitude)
-
-
 def plain(quantity: Decimal) -> str:
     """A quantity as the source wrote it, without trailing zeros: 144, 7.37, 0.5."""
     return format(quantity.normalize(), "f")
-
-
-def shown(value: float) -> str:
-    """A converted value as a page prints it: three significant figures at most past the point."""
-    if value >= 100:
-        return f"{value:,.0f}"
-    if value >= 10:
-        return f"{value:,.1f}".rstrip("0").rstrip(".")
-    return f"{value:,.2f}".rstrip("0").rstrip(".")

@@ -149,6 +149,8 @@ class ChipListView(TemplateView):
         else:
             chips = selectors.sorted_by(chips, sort.lstrip("-"), descending=sort.startswith("-"))
         form.count_precisions(selectors.precision_counts(unfiltered_precision))
+        # the versions' documents are read once each by ``drawn``, not once a row of the page
+        chips = chips.defer("version__document")
         page = Paginator(chips, CHIPS_PER_PAGE).get_page(self.request.GET.get("page"))
         rows = [
             ChipRow(chip=chip, cells=[chip.spec(kind) for kind in COLUMNS])
