@@ -8,11 +8,15 @@ import io
 import json
 
 import pytest
+from django.core.management import call_command
+from django.utils import timezone
 
 from chips.models import SpecCitation
+from claims.models import display_date
 from comparisons.models import AssessmentCitation
 from editorial.services import refresh_state
 from tests import factories as f
+from tests.claims.test_source_checks import Site, serve
 from vendors.models import FactCitation
 from vendors.services import refresh_pages_citing
 
@@ -100,6 +104,30 @@ def test_a_later_check_reaches_the_live_page_without_a_publish_and_the_version_k
     assert refresh_state(obj=vendor) is True  # the rewritten quote waits for a publish, nothing else
     FactCitation.objects.filter(cited=edited).update(quote="4.9 TB/s")
     assert refresh_state(obj=vendor) is False  # a check is no change
+
+
+@pytest.fixture
+def site(settings):
+    settings.SOURCE_CHECK_ALLOW_PRIVATE = True  # the pages are served on loopback
+    yield from serve(Site())
+
+
+def test_check_sources_shows_found_and_not_found_on_the_live_profile_without_a_publish(client, site):
+    site.pages["/trn3"] = (200, "<html><body><p>Each chip has 144 GB of HBM3e.</p></body></html>", {})
+    site.pages["/news"] = (200, "<html><body><p>Trainium3 ships in 2026.</p></body></html>", {})
+    vendor = f.make_vendor(slug="checked-chip")
+    for path, quote in (("/trn3", "144 GB of HBM3e"), ("/news", "up to 5 TB/s")):
+        source = f.make_source(url=site.url(path))
+        fact = f.make_fact(vendor=vendor, attribute=f.make_attribute(name=quote), sources=[source])
+        FactCitation.objects.filter(cited=fact).update(quote=quote)
+    f.publish(vendor)
+
+    call_command("check_sources", stdout=io.StringIO())
+
+    html = client.get("/vendors/checked-chip/").content.decode()
+    day = display_date(timezone.localdate(), "day")
+    assert shown("144 GB of HBM3e", f"Found on the source on {day}") in html
+    assert f"— Not found on the source at its last check ({day})" in evidence_item(html, "up to 5 TB/s")
 
 
 def test_a_check_reaches_a_comparisons_live_page_and_one_finding_the_same_writes_no_version(client):
