@@ -228,6 +228,8 @@ def describe_changes(obj, old_version_id, new_version_id, *, skip=SKIP):
         for pk in sorted(new_rows.keys() - old_rows.keys(), key=int):
             row = new_rows[pk]
             lead = row.get(kind.main) if kind.main else None
+            if kind.main and isinstance(model._meta.get_field(kind.main), models.DecimalField):
+                lead = _plain_decimal(lead)  # "144", never "144.000000"
             main = f": {_show(lead)}" if lead not in (None, "") else ""
             lines.append(f"{title} added: {_row_label(model, kind, row, names)}{main}")
         for pk in sorted(old_rows.keys() - new_rows.keys(), key=int):

@@ -20,3 +20,13 @@ def test_a_published_spec_change_reads_in_the_change_log_by_chip_and_kind_with_i
     services.publish(obj=Vendor.objects.get(pk=vendor.pk), user=None, note="Memory corrected.")
     page = client.get(f"/vendors/{vendor.slug}/changes/").content.decode()
     assert "Trainium3 — Memory capacity: 144 -&gt; 150" in page
+
+
+def test_a_spec_added_reads_in_the_change_log_with_its_number_as_written(client):
+    vendor = make_vendor(name="AMD Instinct", published=False)
+    publish(vendor)
+    make_spec(vendor=vendor, chip="MI355X", kind="memory", quantity="288", unit="GB")
+    record_revision(Vendor.objects.get(pk=vendor.pk), comment="Memory added.")
+    services.publish(obj=Vendor.objects.get(pk=vendor.pk), user=None, note="Memory added.")
+    page = client.get(f"/vendors/{vendor.slug}/changes/").content.decode()
+    assert "Chip spec added: MI355X — Memory capacity: 288" in page and "288.000000" not in page
