@@ -384,5 +384,6 @@ class PublishedDocument(Part):
 
 
 def _dump(part: Part) -> dict[str, Any]:
-    """A part as a preview compares it: what a check found of a quote is no change."""
-    return without_quote_checks(part.model_dump())
+    """A part as a preview compares it: what a check found (of a quote, or the staleness it
+    makes) is no change."""
+    return without_quote_checks(part.model_dump(exclude_computed_fields=True))

@@ -17,7 +17,9 @@ from comparisons.models import AssessmentCitation
 from editorial.services import refresh_state
 from tests import factories as f
 from tests.claims.test_source_checks import Site, serve
+from vendors.documents import VendorDocument
 from vendors.models import FactCitation
+from vendors.publishing import vendor_document
 from vendors.services import refresh_pages_citing
 
 pytestmark = pytest.mark.django_db
@@ -151,6 +153,18 @@ def test_a_check_reaches_a_comparisons_live_page_and_one_finding_the_same_writes
     refresh_pages_citing(sources=[source.pk])
     assert comparison.versions.count() == versions  # found again: the page says so already
     assert shown("the fastest of the three", FOUND) in client.get("/compare/two-chips/").content.decode()
+
+
+def test_a_preview_marks_no_row_changed_for_what_a_check_found():
+    vendor = f.make_vendor()
+    cited_fact(vendor, "144 GB of HBM3e")
+    live = VendorDocument.parse(f.publish(vendor).document)
+    FactCitation.objects.update(quote_found=False, quote_checked_at=CHECKED, quote_missing_at=CHECKED)
+
+    working = VendorDocument.parse(vendor_document(vendor))
+
+    assert working.facts[0].evidence[0].quote_found is False  # the preview shows the check
+    assert working.changes_from(live).count == 0  # but no change of the editors' to review
 
 
 def test_a_document_stored_before_wordings_and_checks_reads_as_an_unchecked_quote(client):
