@@ -107,11 +107,15 @@ def test_chip_specs_load_with_their_qualifier_sparsity_kind_and_each_sources_wor
         ("awsdocs-neuron.readthedocs-hosted.com", Wording.QUOTE, Support.FULL),  # 144 GiB
         ("tomshardware.com", Wording.QUOTE, Support.FULL),  # 144 GB
     }
-    # The two differ (chips/stated.py), and no editor has settled it yet in the demo.
+    # The two differ (chips/stated.py), and no editor has settled it yet in the demo; so does
+    # AWS's NKI guide (4.7 TB/s) with the 4.9 TB/s of Trainium3's other sources. No other spec.
     assert (memory.sources_differ, memory.difference_note) == (True, "")
     kinds = {(s.chip, s.kind): s.quantity for s in specs if s.kind in ("scale", "cluster")}
     assert kinds[("Trainium3", "scale")] == 144 and kinds[("Trainium3", "cluster")] == 1_000_000
     assert kinds[("TPU7x", "scale")] == 9216
+    # Trainium3's cluster limit is "up to 1 million Trainium3 chips" in both its sources: the same.
+    differing = {(s.chip, s.kind, s.scope) for s in specs if s.sources_differ}
+    assert differing == {("Trainium3", "memory", "chip"), ("Trainium3", "bandwidth", "chip")}
 
 
 def test_the_demos_vendors_json_is_the_shared_data_but_for_the_corrections_it_lists():
