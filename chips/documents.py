@@ -139,9 +139,11 @@ class Spec(Verified):
 
     @property
     def stated_by_source(self) -> list[tuple[Source, StatedValue]]:
-        """Each cited source with what its words state, where they state a figure of its kind."""
+        """Each cited source with what its words state, where they state a figure of its kind:
+        those stating the spec's own figure first, then those that differ."""
         by_source = {row.source: row for row in self.stated}
-        return [(source, by_source[source.pk]) for source in self.cited if source.pk in by_source]
+        said = [(source, by_source[source.pk]) for source in self.cited if source.pk in by_source]
+        return sorted(said, key=lambda pair: pair[1].differs)
 
     @property
     def cited_as(self) -> str:
