@@ -263,8 +263,9 @@ def citation_tables() -> list[type[Citation]]:
 
 def record(citation: Citation, *, found: bool | None, now: dt.datetime) -> bool:
     """Set what a check found of ``citation``'s quote (None: not checked, a summary or no text to
-    look in); True when its problem moment (``quote_missing_at``) moved."""
-    before = citation.quote_missing_at
+    look in); True when readers must be told: its problem moment (``quote_missing_at``) moved, or
+    whether it was found changed (a quote found for the first time reads “Found on the source”)."""
+    before = (citation.quote_missing_at, citation.quote_found)
     if found is None:
         citation.quote_found = citation.quote_checked_at = citation.quote_missing_at = None
     else:
@@ -273,7 +274,7 @@ def record(citation: Citation, *, found: bool | None, now: dt.datetime) -> bool:
             citation.quote_missing_at = None
         elif citation.quote_missing_at is None:
             citation.quote_missing_at = now
-    return citation.quote_missing_at != before
+    return (citation.quote_missing_at, citation.quote_found) != before
 
 
 def is_checked(citation: Citation) -> bool:
@@ -284,7 +285,7 @@ def is_checked(citation: Citation) -> bool:
 @dataclass
 class QuoteResults:
     """What checking the quotes of some sources found: per source id, how many quotes were found
-    and how many not; and the sources whose citations' problem moments moved."""
+    and how many not; and the sources whose citations readers must be told of (see record)."""
 
     found: dict[int, int] = field(default_factory=dict)
     missing: dict[int, int] = field(default_factory=dict)

@@ -132,6 +132,23 @@ def test_check_sources_shows_found_and_not_found_on_the_live_profile_without_a_p
     assert f"— Not found on the source at its last check ({day})" in evidence_item(html, "up to 5 TB/s")
 
 
+def test_a_quote_found_for_the_first_time_reaches_the_live_profile_without_a_publish(client, site):
+    """Nothing goes missing here: the only news is a first “found”, which readers are told too."""
+    site.pages["/trn3"] = (200, "<html><body><p>Each chip has 144 GB of HBM3e.</p></body></html>", {})
+    vendor = f.make_vendor(slug="found-chip")
+    source = f.make_source(url=site.url("/trn3"))
+    fact = f.make_fact(vendor=vendor, attribute=f.make_attribute(name="Memory"), sources=[source])
+    FactCitation.objects.filter(cited=fact).update(quote="144 GB of HBM3e")
+    f.publish(vendor)
+    assert shown("144 GB of HBM3e", NOT_CHECKED) in client.get("/vendors/found-chip/").content.decode()
+
+    call_command("check_sources", stdout=io.StringIO())
+
+    day = display_date(timezone.localdate(), "day")
+    html = client.get("/vendors/found-chip/").content.decode()
+    assert shown("144 GB of HBM3e", f"Found on the source on {day}") in html
+
+
 def test_a_check_reaches_a_comparisons_live_page_and_one_finding_the_same_writes_no_version(client):
     vendor = f.make_vendor()
     comparison = f.make_comparison(slug="two-chips", vendors=[vendor, f.make_vendor()])
