@@ -135,3 +135,16 @@ def test_no_surface_writes_binary_float_noise(client, db):
         body = client.get(url).content.decode()
         assert not [noise for noise in NOISE if noise in body], url
         assert "155" in body and "206" in body or url == "/api/v1/chips/trainium3/", url
+
+
+def test_a_quote_typed_in_the_admin_that_states_another_figure_flags_its_spec(admin_client, db):
+    vendor = f.make_vendor(name="AWS Trainium")
+    spec = f.make_spec(vendor=vendor, chip="Trainium3", quantity="144", unit="GiB", sources=[f.make_source()])
+    assert not spec.sources_differ
+
+    def quote_press(rows):
+        rows["specs"][0]["evidence-quote"] = ["each chip has 144 GB of HBM3e"]
+
+    assert f.admin_post_vendor_page(admin_client, vendor, edit=quote_press).status_code == 302
+    spec.refresh_from_db()
+    assert spec.sources_differ

@@ -214,7 +214,11 @@ class VendorAdmin(ImportsCSV, InSections, ResolvesChoicesOnce, FillsPositions, E
 
     def save_related(self, request, form, formsets, change):
         super().save_related(request, form, formsets, change)
-        recompute_sources_differ(specs=form.instance.specs.all())  # what the queue lists (chips/stated.py)
+        # whether their sources differ (chips/stated.py), for the specs whose rows or words changed
+        specs = [fs for fs in formsets if fs.model is Spec]
+        edited = [row.instance for fs in specs for row in fs.forms if row.has_changed()]
+        if edited:
+            recompute_sources_differ(specs=edited)
         # A date typed in is a verification like “Mark verified today”: it reaches the live
         # page at once for facts whose content is unchanged (editorial.services.refresh_verification).
         workflow.refresh_verification(obj=form.instance, user=request.user)
