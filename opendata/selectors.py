@@ -12,7 +12,7 @@ from comparisons.documents import ComparisonDocument, comparison_document_of
 from comparisons.models import ComparisonVersion
 from comparisons.selectors import live_comparison
 from editorial.models import VersionQuerySet
-from vendors.listings import ranked_then_not_scored
+from vendors.listings import add_scores_verified, ranked_then_not_scored, with_scores_read
 from vendors.models import Axis, VendorVersion, VersionScore
 from vendors.selectors import lanes_with_vendor_counts, live_vendors
 
@@ -39,8 +39,11 @@ def comparison_columns(pages: Sequence[ComparisonDocument]) -> dict[int, list[Ve
 
 def ranked_vendors(*, axes: Sequence[Axis]) -> tuple[list[VendorVersion], dict[tuple[int, int], int]]:
     """Every live vendor: the scored in the rankings' editorial order, then those not scored
-    yet by name; and {(version pk, axis pk): score}: two queries, whatever the catalogue holds."""
-    versions = list(ranked_then_not_scored())
+    yet by name, each with its ``scores_verified`` (the stale rule's answer for its scores, as
+    the rankings page shows it); and {(version pk, axis pk): score}: two queries, whatever the
+    catalogue holds."""
+    versions = list(with_scores_read(ranked_then_not_scored()))
+    add_scores_verified(versions, axes=axes)
     scores = {
         (version_id, axis_id): value
         for version_id, axis_id, value in VersionScore.objects.filter(

@@ -9,6 +9,7 @@ from vendors.models import total_max
 from .common import LICENCE, Paths, iso, scale
 
 RANKING_COLUMNS = ["position", "vendor", "company", "lane", "total", "total_max"]
+LAST_COLUMNS = ["facts_verified", "facts_not_verified", "scores_stale", "scores_never_verified", "url"]
 
 
 def ranking_entries(versions, scores, *, axes, url):
@@ -29,6 +30,9 @@ def ranking_entries(versions, scores, *, axes, url):
             "scores": {axis.name: scores.get((version.pk, axis.pk)) for axis in axes},
             "facts_verified": iso(version.verified_on),
             "facts_not_verified": version.unverified_facts,
+            # The stale rule's answer for its scores (the API's ``stale``), as the page says it.
+            "scores_stale": version.scores_verified.stale,
+            "scores_never_verified": version.scores_verified.never,
             "url": url(paths.profile(version.slug)),
         }
         for version in versions
@@ -46,11 +50,11 @@ def rankings_export(entries, *, axes, url):
 
 
 def rankings_csv_rows(entries, *, axes):
-    header = RANKING_COLUMNS + [axis.name for axis in axes] + ["facts_verified", "facts_not_verified", "url"]
+    header = RANKING_COLUMNS + [axis.name for axis in axes] + LAST_COLUMNS
     rows = [
         [entry[column] for column in RANKING_COLUMNS]
         + [entry["scores"][axis.name] for axis in axes]
-        + [entry["facts_verified"], entry["facts_not_verified"], entry["url"]]
+        + [entry[column] for column in LAST_COLUMNS]
         for entry in entries
     ]
     return header, rows

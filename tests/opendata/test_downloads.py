@@ -204,6 +204,22 @@ def test_the_rankings_download_lists_vendors_in_the_rankings_order_with_a_column
     assert data["scale"] == {"score_min": 1, "score_max": 5, "total_max": 5, "axes": ["Performance"]}
 
 
+def test_the_rankings_download_counts_the_scores_the_api_calls_stale_and_those_never_verified(
+    client, trainium
+):
+    speed = f.make_axis(name="Speed", slug="speed")
+    f.make_score(vendor=trainium, axis=speed, value=3, reason="Quick.", verified_on=None)
+    f.publish(trainium)
+    profile = client.get("/api/v1/vendors/aws-trainium/").json()
+    stale = [score for score in profile["scores"] if score["stale"]]
+    assert len(stale) == 1  # the never-verified one; Performance was verified in October
+
+    (row,) = spreadsheet_rows(client.get("/data/rankings.csv"))
+    assert (row["scores_stale"], row["scores_never_verified"]) == ("1", "1")
+    (entry,) = json.loads(client.get("/data/rankings.json").content)["vendors"]
+    assert (entry["scores_stale"], entry["scores_never_verified"]) == (1, 1)
+
+
 def test_an_inactive_axis_is_in_no_download(client, trainium):
     Axis.objects.filter(slug="performance").update(is_active=False)
     rows = spreadsheet_rows(client.get("/data/rankings.csv"))
