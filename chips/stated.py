@@ -32,7 +32,10 @@ _UNIT: Final = (
     r"|(?P<nm>nm\b|(?i:nanomet(?:er|re)s?\b))"
     r"|(?P<count>(?:[A-Za-z][\w-]*\s){0,2}(?i:chips|accelerators|[GTXLN]PUs|RDUs)\b)"
 )
-_FIGURE: Final = re.compile(_NUMBER + r"(?:\s|\u00a0|-)?(?:" + _UNIT + r")")
+# “1 million chips”: a number word after the figure multiplies it.
+_MULTIPLIERS: Final = {"thousand": 3, "million": 6, "billion": 9}  # powers of ten
+_MULTIPLIER: Final = r"(?:\s(?P<mult>(?i:thousand|million|billion)))?"
+_FIGURE: Final = re.compile(_NUMBER + _MULTIPLIER + r"(?:\s|\u00a0|-)?(?:" + _UNIT + r")")
 
 
 @dataclass(frozen=True)
@@ -78,7 +81,10 @@ def read(words: str, kind: str) -> list[Stated]:
         unit = _unit_of(match)
         if units.registry().Unit(unit).dimensionality != dimension:
             continue
-        figures.append(Stated(quantity=match["n"].replace(",", ""), unit=unit))
+        quantity = Decimal(match["n"].replace(",", ""))
+        if match["mult"]:  # “1 million” is written to the million: 1E+6, not 1000000
+            quantity = quantity.scaleb(_MULTIPLIERS[match["mult"].lower()])
+        figures.append(Stated(quantity=str(quantity), unit=unit))
     return figures
 
 

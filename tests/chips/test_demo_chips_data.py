@@ -82,6 +82,12 @@ PAIR_CLAIMS = {}  # (url, quote) -> the claim the quote was gathered for
 for pair in TRAINIUM_SOURCES["claims"] + TRAINIUM_SOURCES["contradictions"]:
     PAIR_TEXTS.setdefault(pair["source_url"], []).append(pair["quote"])
     PAIR_CLAIMS[(pair["source_url"], pair["quote"])] = pair["claim"]
+# Pages read beyond the data files (chips.json's ``pages``), with their verbatim words.
+PAGES = {page["url"]: page for page in CHIPS.get("pages", [])}
+for page in PAGES.values():
+    PAIR_TEXTS.setdefault(page["url"], []).extend(page["words"])
+    for words in page["words"]:
+        PAIR_CLAIMS[(page["url"], words)] = ""
 EVENT_TEXTS = {}  # url -> [(text, "2025-06", vendor slug)]: the vendors' dated events
 for vendor in VENDORS["vendors"]:
     for event in vendor["events"]:
@@ -170,9 +176,35 @@ SOURCES = [
 
 
 def test_the_file_says_where_its_numbers_come_from():
-    assert set(CHIPS) == {"about", "chips"}
+    assert set(CHIPS) == {"about", "chips", "pages"}
     assert isinstance(CHIPS["about"], str) and CHIPS["about"].strip()
     assert CHIPS["chips"]
+
+
+def test_a_page_read_beyond_the_data_says_what_it_is_when_it_was_read_and_its_words():
+    for page in CHIPS["pages"]:
+        assert set(page) == {"url", "title", "publisher", "read_on", "words", "note"}
+        assert page["url"].startswith("https://") and page["url"] not in FACT_TEXTS
+        assert page["title"].strip() and page["publisher"].strip() and page["note"].strip()
+        assert re.fullmatch(r"\d{4}-\d{2}-\d{2}", page["read_on"])
+        cited = [
+            source["quote"]
+            for chip in CHIPS["chips"]
+            for spec in chip["specs"]
+            for source in spec["sources"]
+            if source["url"] == page["url"]
+        ]
+        assert sorted(set(cited)) == sorted(page["words"]), "a page's words are the quotes citing it"
+
+
+def test_trainium3s_per_chip_compute_is_awss_own_mxfp8_figure():
+    (compute,) = [
+        spec
+        for spec in CHIPS["chips"][0]["specs"]
+        if (spec["kind"], spec["scope"]) == ("compute", "chip")
+    ]
+    assert (compute["quantity"], compute["unit"], compute["precision"]) == ("2517", "TFLOPS", "MXFP8")
+    assert compute["vendor_stated"] and all(aws_own(source["url"]) for source in compute["sources"])
 
 
 def test_chips_are_keyed_once_and_in_vendor_order():

@@ -54,6 +54,9 @@ def test_a_converted_value_is_a_json_number_without_binary_noise():
         ("up to 9,216 chips in one pod", "cluster", [("9216", "chips")]),
         ("a 3-nm process and 2.52 PFLOPs of FP8", "process", [("3", "nm")]),
         ("9.6 Tb/s of interconnect per chip", "bandwidth", []),  # bits: no figure of bytes
+        # A number word multiplies its figure, written to its own digits: 1 million to the million.
+        ("clusters of up to 1 million Trainium3 chips", "cluster", [("1E+6", "chips")]),
+        ("1.5 million chips", "cluster", [("1.5E+6", "chips")]),
     ],
 )
 def test_a_quote_is_read_for_the_figures_of_its_specs_kind(words, kind, read):

@@ -22,6 +22,9 @@ SHARED_VENDORS = Path(__file__).resolve().parents[3] / "shared/data/vendors.json
 VERBATIM: dict[str, list[str]] = {}
 for pair in SOURCES["claims"] + SOURCES["contradictions"]:
     VERBATIM.setdefault(pair["source_url"], []).append(pair["quote"])
+# ... and the words of the pages read beyond the data files (chips.json's ``pages``).
+for page in json.loads(Path(CHIPS).read_text()).get("pages", []):
+    VERBATIM.setdefault(page["url"], []).extend(page["words"])
 # Our words for what a page says: vendors.json's fact values and event texts.
 SUMMARIES: dict[str, list[str]] = {}
 for vendor in DATA["vendors"]:

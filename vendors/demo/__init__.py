@@ -15,13 +15,15 @@ from django.utils.text import slugify
 
 from chips.models import Availability, Spec
 from chips.services import recompute_sources_differ
-from claims.models import QUOTE_MAX, Source, Support, Wording
+from claims.models import Source, Support, Wording
 from claims.services import EvidenceInput, set_evidence
 from editorial.demo import Report, load_demo
 from editorial.revisions import record_revision
 from editorial.services import publish
 from vendors.event_dates import parse_event_date  # '2025-12-03' a day, '2025-12' a month, '2026' a year
 from vendors.models import FAQ, Attribute, Axis, Event, Fact, Lane, Score, SiteSettings, Vendor
+
+from .evidence import PARTLY_CONTRADICTING, QUOTE_JOIN, join_quotes, overall_support
 
 DEMO_DIR = Path(__file__).resolve().parent
 REFERENCE = DEMO_DIR / "aws_trainium.json"
@@ -47,16 +49,6 @@ ATTRIBUTES = [
     "GA / availability",
     "Next generation",
 ]
-
-# The sources of trainium_sources.json's ``contradictions`` whose issue says the claim still holds
-# in part ("20TB", "AWS only" with AI Factories, "up to 1 million", customers): the rest contradict.
-PARTLY_CONTRADICTING = {
-    "https://awsdocs-neuron.readthedocs-hosted.com/en/latest/about-neuron/arch/neuron-hardware/trn3-arch.html",
-    "https://www.aibase.com/news/23291",
-    "https://www.refactored.pro/blog/2025/12/3/from-cloud-agnostic-to-ai-sovereign-architecting-your-private-ai-factory-with-aws",
-    "https://hyper.ai/en/stories/3eb11dbda7caa334001794a9c55a5d81",
-    "https://aidigest.shelfcritter.com/topics/uber",
-}
 
 # The first revision of every demo item, so that its history starts from the loaded state.
 DEMO_COMMENT = "Loaded from the demo data."
@@ -86,7 +78,11 @@ class DemoLoader:
         self.reference = json.loads(REFERENCE.read_text())
         self.reference_sources = json.loads(REFERENCE_SOURCES.read_text())
         self.data = json.loads(VENDORS.read_text())
-        self.chips = json.loads(CHIPS.read_text())["chips"]
+        chips = json.loads(CHIPS.read_text())
+        self.chips = chips["chips"]
+        # Pages read beyond the data files (chips.json's ``pages``): their title, publisher, the
+        # day they were read and why, for the source each one becomes.
+        self.pages = {page["url"]: page for page in chips.get("pages", [])}
         self.compiled_on = dt.date.fromisoformat(self.data["compiled_on"])
         # A URL's title, where a fact gives one; events only give the URL.
         self.titles: dict[str, str] = {}
@@ -161,6 +157,8 @@ class DemoLoader:
 
     def source(self, url, *, accessed_on=None):
         host = urlsplit(url).hostname or url
+        if url in self.pages:
+            return self.page_source(self.pages[url])
         title = self.titles.get(url)
         source, created = Source.objects.get_or_create(
             url=url,
@@ -169,6 +167,20 @@ class DemoLoader:
                 "publisher": host.removeprefix("www."),
                 "accessed_on": accessed_on or self.compiled_on,
                 "notes": self.source_notes(url),
+            },
+        )
+        self.report.count("sources", created)
+        return source
+
+    def page_source(self, page):
+        """The source of a page read beyond the data files, as chips.json's ``pages`` gives it."""
+        source, created = Source.objects.get_or_create(
+            url=page["url"],
+            defaults={
+                "title": page["title"],
+                "publisher": page["publisher"],
+                "accessed_on": dt.date.fromisoformat(page["read_on"]),
+                "notes": page["note"],
             },
         )
         self.report.count("sources", created)
@@ -352,24 +364,6 @@ class DemoLoader:
         )
 
 
-QUOTE_JOIN = " … "
-
-
-def overall_support(supports):
-    """One citation's support from its texts' own: full or contradicting when all are, else partial."""
-    given = set(supports)
-    return given.pop() if len(given) == 1 else Support.PARTIAL
-
-
-def join_quotes(quotes):
-    """The file's quotes from one page for one row, each once, as one citation's words: joined
-    by an ellipsis, and cut at a word with one when they pass the citation's limit."""
-    text = QUOTE_JOIN.join(dict.fromkeys(quote.strip() for quote in quotes if quote.strip()))
-    if len(text) <= QUOTE_MAX:
-        return text
-    return text[: QUOTE_MAX - 1].rsplit(" ", 1)[0].rstrip(" ,;:…") + "…"
-
-
 def publish_demo(item, *, at):
     """A demo item's history starts with its loaded revision, then its first published version."""
     record_revision(item, comment=DEMO_COMMENT)
@@ -384,4 +378,4 @@ def load_vendors(report):
     return report
 
 
-__all__ = ["REFERENCE", "VENDORS", "Report", "load_demo", "load_vendors", "publish_demo"]
+__all__ = ["QUOTE_JOIN", "REFERENCE", "VENDORS", "Report", "load_demo", "load_vendors", "publish_demo"]
