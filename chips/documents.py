@@ -146,6 +146,15 @@ class Spec(Verified):
         return sorted(said, key=lambda pair: pair[1].differs)
 
     @property
+    def stated_figures(self) -> list[tuple[str, list[str]]]:
+        """Each figure the cited sources state, once, with the titles of the sources stating it:
+        the spec's own figure first. “4.9 TB/s (AWS Neuron docs, Tom's Hardware) vs 4.7 TB/s (NKI guide)”."""
+        figures: dict[str, list[str]] = {}
+        for source, said in self.stated_by_source:
+            figures.setdefault(said.shown, []).append(source.title)
+        return list(figures.items())
+
+    @property
     def cited_as(self) -> str:
         return f"{self.chip}: {self.label}"
 

@@ -127,6 +127,17 @@ def test_sources_stating_144_gib_and_144_gb_are_shown_until_a_note_settles_them(
     )
 
 
+def test_sources_stating_the_same_figure_are_named_together_beside_it(client, trainium):
+    spec = Spec.objects.get()
+    blog = f.make_source(title="A blog", url="https://blog.example/trn3")
+    spec.sources.add(blog)
+    SpecCitation.objects.filter(cited=spec, source=blog).update(quote="Trainium3: 144 GB HBM3e")
+    recompute_sources_differ(specs=[spec])
+    f.publish(trainium)
+    page = re.sub(r"\s+", " ", client.get("/vendors/aws-trainium/").content.decode())
+    assert "Sources differ: 144 GiB (AWS Neuron docs) vs 144 GB (Tom&#x27;s Hardware, A blog)" in page
+
+
 def test_no_surface_writes_binary_float_noise(client, db):
     for name, chip, memory in (("AWS Trainium", "Trainium3", "144"), ("Google TPU", "TPU7x", "192")):
         vendor = f.make_vendor(name=name, published=False)
