@@ -289,6 +289,7 @@ class QuoteResults:
 
     found: dict[int, int] = field(default_factory=dict)
     missing: dict[int, int] = field(default_factory=dict)
+    newly_missing: dict[int, int] = field(default_factory=dict)  # not found, found (or new) before
     moved: set[int] = field(default_factory=set)
 
 
@@ -310,8 +311,11 @@ def check_quotes(*, texts: dict[int, str], now: dt.datetime, save: bool = True) 
                 tally = results.found if found else results.missing
                 tally[pk] = tally.get(pk, 0) + 1
             before = [getattr(citation, name) for name in QUOTE_FIELDS]
+            was_missing = citation.quote_missing_at is not None
             if record(citation, found=found, now=now):
                 results.moved.add(pk)
+            if found is False and not was_missing:
+                results.newly_missing[pk] = results.newly_missing.get(pk, 0) + 1
             if [getattr(citation, name) for name in QUOTE_FIELDS] != before:
                 changed.append(citation)
         if save and changed:

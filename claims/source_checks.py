@@ -105,6 +105,7 @@ class Outcome:
     new_problem: bool = False
     quotes_found: int = 0
     quotes_missing: int = 0
+    quotes_newly_missing: int = 0
 
 
 # --- Fetching ---------------------------------------------------------------------------
@@ -339,6 +340,7 @@ def check_sources(*, sources, dry_run=False, concurrency=None, timeout=None, now
     for outcome in outcomes:
         outcome.quotes_found = quotes.found.get(outcome.source.pk, 0)
         outcome.quotes_missing = quotes.missing.get(outcome.source.pk, 0)
+        outcome.quotes_newly_missing = quotes.newly_missing.get(outcome.source.pk, 0)
     if not dry_run:
         moved |= quotes.moved
     if moved:
@@ -364,6 +366,8 @@ def summarise(outcomes):
         "new_problems": sum(outcome.new_problem for outcome in outcomes),
         "quotes_found": sum(outcome.quotes_found for outcome in outcomes),
         "quotes_missing": sum(outcome.quotes_missing for outcome in outcomes),
+        # Quotes a check missed for the first time: each puts the row citing it in the queue.
+        "quotes_newly_missing": sum(outcome.quotes_newly_missing for outcome in outcomes),
     }
 
 

@@ -555,6 +555,7 @@ class TestTask:
             "new_problems": 0,
             "quotes_found": 0,
             "quotes_missing": 0,
+            "quotes_newly_missing": 0,
         }
         assert Source.objects.filter(checked_at__isnull=False).count() == 2
 

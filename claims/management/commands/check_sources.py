@@ -38,5 +38,6 @@ class Command(BaseCommand):
         self.stdout.write(
             f"{verb} {found['checked']} source(s): {found['answered']} answered, {found['failed']} failed; "
             f"{found['new_problems']} newly put what cites them into the staleness queue; "
-            f"quotes: {found['quotes_found']} found, {found['quotes_missing']} not found."
+            f"quotes: {found['quotes_found']} found, {found['quotes_missing']} not found "
+            f"({found['quotes_newly_missing']} newly, putting what cites them into the queue)."
         )
