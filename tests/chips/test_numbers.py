@@ -102,7 +102,10 @@ def test_sources_stating_144_gib_and_144_gb_are_shown_until_a_note_settles_them(
     assert "144 GiB (AWS Neuron docs) vs 144 GB (Tom&#x27;s Hardware)" in queue
 
     page = re.sub(r"\s+", " ", client.get("/vendors/aws-trainium/").content.decode())
-    assert "Sources differ: 144 GiB (AWS Neuron docs) vs 144 GB (Tom&#x27;s Hardware)" in page
+    assert (
+        '<span class="sources-differ-label">Sources differ:</span> 144 GiB (AWS Neuron docs) vs 144 GB (Tom&#x27;s Hardware)'
+        in page
+    )
     (api_spec,) = client.get("/api/v1/chips/trainium3/").json()["specs"]
     assert api_spec["sources_differ"] is True
     said = {source["title"]: source["stated"] for source in api_spec["sources"]}
@@ -135,7 +138,7 @@ def test_sources_stating_the_same_figure_are_named_together_beside_it(client, tr
     recompute_sources_differ(specs=[spec])
     f.publish(trainium)
     page = re.sub(r"\s+", " ", client.get("/vendors/aws-trainium/").content.decode())
-    assert "Sources differ: 144 GiB (AWS Neuron docs) vs 144 GB (Tom&#x27;s Hardware, A blog)" in page
+    assert "differ:</span> 144 GiB (AWS Neuron docs) vs 144 GB (Tom&#x27;s Hardware, A blog)" in page
 
 
 def test_no_surface_writes_binary_float_noise(client, db):

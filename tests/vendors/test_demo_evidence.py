@@ -2,6 +2,7 @@
 (vendors.json values) are summaries, sources that disagree with the reference profile are cited as
 such, and the chips' numbers load as chips.json gives them, qualifier and sparsity included."""
 
+import datetime as dt
 import json
 from decimal import Decimal
 from pathlib import Path
@@ -119,6 +120,9 @@ def test_chip_specs_load_with_their_qualifier_sparsity_kind_and_each_sources_wor
     # Trainium3's cluster limit is "up to 1 million Trainium3 chips" in both its sources: the same.
     differing = {(s.chip, s.kind, s.scope) for s in specs if s.sources_differ}
     assert differing == {("Trainium3", "memory", "chip"), ("Trainium3", "bandwidth", "chip")}
+    # AWS's per-chip compute rests on a page read on its own day: verified then, not on the data's.
+    compute = Spec.objects.get(chip="Trainium3", kind="compute", scope="chip")
+    assert compute.verified_on == dt.date(2026, 12, 6) and memory.verified_on == dt.date(2026, 10, 31)
 
 
 def test_the_demos_vendors_json_is_the_shared_data_but_for_the_corrections_it_lists():

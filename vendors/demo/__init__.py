@@ -172,6 +172,13 @@ class DemoLoader:
         self.report.count("sources", created)
         return source
 
+    def read_on(self, cited):
+        """The days the pages of ``cited`` beyond the data files were read: a row resting on one
+        was checked against it then, not on the data's day."""
+        return [
+            dt.date.fromisoformat(self.pages[c["url"]]["read_on"]) for c in cited if c["url"] in self.pages
+        ]
+
     def page_source(self, page):
         """The source of a page read beyond the data files, as chips.json's ``pages`` gives it."""
         source, created = Source.objects.get_or_create(
@@ -321,7 +328,7 @@ class DemoLoader:
                     qualifier=given["qualifier"],
                     sparse=given["sparse"],  # true or false only where a source says so
                     vendor_stated=given["vendor_stated"],
-                    verified_on=verified_on,
+                    verified_on=max([verified_on, *self.read_on(given["sources"])]),
                     position=position,
                 )
                 self.cite_with_quotes(spec, given["sources"])
