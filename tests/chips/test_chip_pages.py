@@ -229,7 +229,8 @@ def test_with_the_demo_the_chips_table_and_a_comparison_show_the_datas_own_numbe
     ]
     # AWS's Neuron docs say 144 GiB, Tom's Hardware 144 GB: shown until an editor settles it
     assert re.search(
-        r"Sources differ:</span> 144 GiB \(Trainium3 Architecture [^()]*\([^()]*\)\) vs 144 GB \(Amazon launches",
+        r"Sources differ:</span> 144 GiB \(Trainium3 Architecture [^()]*\([^()]*\)\)"
+        r" vs 144 GB \(Amazon launches",
         memory,
     )
     for row in (memory, bandwidth):  # every value cites at least one source, with its words

@@ -103,8 +103,8 @@ def test_sources_stating_144_gib_and_144_gb_are_shown_until_a_note_settles_them(
 
     page = re.sub(r"\s+", " ", client.get("/vendors/aws-trainium/").content.decode())
     assert (
-        '<span class="sources-differ-label">Sources differ:</span> 144 GiB (AWS Neuron docs) vs 144 GB (Tom&#x27;s Hardware)'
-        in page
+        '<span class="sources-differ-label">Sources differ:</span> '
+        "144 GiB (AWS Neuron docs) vs 144 GB (Tom&#x27;s Hardware)" in page
     )
     (api_spec,) = client.get("/api/v1/chips/trainium3/").json()["specs"]
     assert api_spec["sources_differ"] is True
