@@ -199,9 +199,7 @@ def test_a_page_read_beyond_the_data_says_what_it_is_when_it_was_read_and_its_wo
 
 def test_trainium3s_per_chip_compute_is_awss_own_mxfp8_figure():
     (compute,) = [
-        spec
-        for spec in CHIPS["chips"][0]["specs"]
-        if (spec["kind"], spec["scope"]) == ("compute", "chip")
+        spec for spec in CHIPS["chips"][0]["specs"] if (spec["kind"], spec["scope"]) == ("compute", "chip")
     ]
     assert (compute["quantity"], compute["unit"], compute["precision"]) == ("2517", "TFLOPS", "MXFP8")
     assert compute["vendor_stated"] and all(aws_own(source["url"]) for source in compute["sources"])
