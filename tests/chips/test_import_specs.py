@@ -107,6 +107,45 @@ def test_a_spec_row_updates_the_spec_of_the_same_chip_and_measure(client, editor
     assert vendor.specs.count() == 1
 
 
+def test_a_file_exported_before_not_stated_updates_its_specs_rather_than_adding_dense_copies(
+    client, editor, vendor
+):
+    """Exports made before sparsity could be "not stated" wrote "no" on every spec."""
+    compute = f.make_spec(
+        vendor=vendor, chip="Trainium3", kind="compute", quantity="2517", unit="TFLOPS", precision="MXFP8"
+    )
+    memory = f.make_spec(vendor=vendor, chip="Trainium3", quantity="144", unit="GiB")
+    lines = [
+        spec_line(
+            label="Trainium3",
+            value="2517",
+            measure="compute",
+            unit="TFLOPS",
+            precision="MXFP8",
+            sparse="no",
+            verified_on="2026-11-01",
+        ),
+        spec_line(
+            label="Trainium3",
+            value="144",
+            measure="memory",
+            unit="GiB",
+            sparse="no",
+            verified_on="2026-11-01",
+        ),
+    ]
+    preview = upload(client, vendor, csv_text(*lines))
+    compute_row, memory_row = preview.context["plan"].rows
+    assert (compute_row.status, compute_row.changes) == ("changed", [("sparse", "(empty)", "no")])
+    assert memory_row.status == "unchanged", memory_row.changes
+    confirm(client, vendor, preview)
+
+    assert vendor.specs.count() == 2
+    compute.refresh_from_db()
+    memory.refresh_from_db()
+    assert (compute.sparse, memory.sparse) == (False, None)  # "no" says dense of a compute figure only
+
+
 @pytest.mark.parametrize(
     ("cells", "expected"),
     [

@@ -150,6 +150,7 @@ _FIELDS = {
         ("quantity", "number"),
         ("unit", "unit"),
         ("qualifier", "qualifier"),
+        ("sparse", "sparse"),  # dense (no) or not stated (empty): one spec, told apart here
         ("vendor_stated", "vendor-stated"),
         ("verified_on", "verified on"),
     ],

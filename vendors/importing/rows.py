@@ -160,8 +160,11 @@ _READERS: dict[str, Callable[[PlannedRow, Cells, Reference, bool], tuple[Values,
 
 
 def spec_key(spec: Spec) -> Key:
-    """What a spec row matches a profile's spec on: its chip's address and what it measures."""
-    return (chip_slug(spec.chip), spec.kind, spec.scope, spec.precision, spec.sparse)
+    """What a spec row matches a profile's spec on: its chip's address and what it measures. A
+    sparse figure is another measure than a dense one or one whose sparsity is not stated, and
+    those two are the same spec: an export made before "not stated" wrote "no" for every spec,
+    and importing it says "dense" of the figure it matches rather than adding a second one."""
+    return (chip_slug(spec.chip), spec.kind, spec.scope, spec.precision, spec.sparse is True)
 
 
 _MEASURES = {key: key for key in units.KINDS} | {
@@ -184,7 +187,7 @@ def _spec_values(row: PlannedRow, cells: Cells, *, taken: dict[str, str]) -> Val
     if kind is None:
         raise RowError(f"measure is one of {', '.join(units.KINDS)}, not “{cells['measure'][:40]}”")
     quantity = _quantity(cells, kind=kind)
-    scope, precision, sparse = _counted_as(cells)
+    scope, precision, sparse = _counted_as(cells, kind=kind)
     values: Values = {
         "chip": name,
         "kind": kind,
@@ -219,8 +222,10 @@ def _quantity(cells: Cells, *, kind: str) -> Decimal:
     return quantity
 
 
-def _counted_as(cells: Cells) -> tuple[str, str, bool | None]:
-    """What a spec's number is counted for: its scope, its precision and whether it is sparse."""
+def _counted_as(cells: Cells, *, kind: str) -> tuple[str, str, bool | None]:
+    """What a spec's number is counted for: its scope, its precision and whether it is sparse
+    (only a compute figure is dense or sparse: "no" on another, as exports before "not stated"
+    wrote on every spec, says nothing)."""
     scope = cells["scope"].lower() or Scope.CHIP
     if scope not in Scope.values:
         raise RowError(f"scope is {', '.join(Scope.values)}, not “{cells['scope'][:40]}”")
@@ -231,6 +236,8 @@ def _counted_as(cells: Cells) -> tuple[str, str, bool | None]:
     sparse = cells["sparse"].strip().lower()
     if sparse not in YES + NO:
         raise RowError(f"sparse is yes, no or empty (not stated), not “{cells['sparse'][:40]}”")
+    if kind != "compute" and sparse in NO:
+        sparse = ""
     return scope, precision, (sparse in YES) if sparse else None
 
 
