@@ -6,7 +6,11 @@ of every citation of it whose wording is a quote. Both texts are compared normal
 (``normalise``): Unicode NFKC, case folded, typographic quotes, apostrophes and dashes as ASCII,
 thousands separators dropped (“2,517” is 2517) and white space ignored, since a page's text comes
 in pieces (one element's text, then the next one's) whose spacing proves nothing. An ellipsis in a
-quote (“…” or “...”) marks words left out: each part must be on the page.
+quote (“…”, “...”, “[…]” or “(…)”) marks words left out: each part must be on the page; quotation
+marks around the whole quote (pasted with it) are not the source's words.
+
+A page cut short (its body past MAX_BYTES, its text past PAGE_TEXT_MAX) proves nothing of a quote
+not found in what was read: that quote is recorded as not checked, never as missing.
 
 A quote not found is a problem moment (``quote_missing_at``), like a dead source: what cites the
 source and was verified before it is stale (claims/freshness.py). Summaries are never checked.
@@ -21,7 +25,7 @@ import re
 import unicodedata
 import zlib
 from array import array
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 
@@ -30,7 +34,7 @@ from django.utils.text import Truncator
 
 from .models import Citation, Wording
 
-PAGE_TEXT_MAX = 200_000  # characters of a page's visible text kept; a quote past them is not found
+PAGE_TEXT_MAX = 200_000  # characters of a page's visible text kept; a quote past them is not checked
 PASSAGE_CONTEXT = 160  # characters shown either side of a quote to an editor
 QUOTE_FIELDS = ["quote_found", "quote_checked_at", "quote_missing_at"]
 
@@ -46,7 +50,7 @@ _TYPOGRAPHIC = str.maketrans(
 )
 _THOUSANDS = re.compile(r"(?<=\d)[,\u00a0\u2009\u202f](?=\d{3}(?!\d))")
 _SPACE = re.compile(r"\s+")
-_ELLIPSIS = re.compile(r"\.{3,}")
+_ELLIPSIS = re.compile(r"[\[(]\s*\.{3,}\s*[\])]|\.{3,}")  # after NFKC: “[…]” is “[...]”
 
 
 def _fold(text: str) -> str:
@@ -63,7 +67,9 @@ def normalise(text: str) -> str:
 
 def quote_parts(quote: str) -> list[str]:
     """The normalised parts of ``quote`` that must each be on the page: split at its ellipses."""
-    folded = _fold(quote)  # NFKC makes “…” three dots
+    folded = _fold(quote).strip()  # NFKC makes “…” three dots; typographic quotes are '"'
+    if len(folded) > 1 and folded[0] == folded[-1] == '"':
+        folded = folded[1:-1]  # the quote pasted inside its own quotation marks
     return [part for part in (_SPACE.sub("", piece) for piece in _ELLIPSIS.split(folded)) if part]
 
 
@@ -204,7 +210,7 @@ class TextCollector(HTMLParser):
     @property
     def text(self) -> str:
         lines = (" ".join(line.split()) for line in "".join(self.pieces).splitlines())
-        return "\n".join(line for line in lines if line)[:PAGE_TEXT_MAX]
+        return "\n".join(line for line in lines if line)[:PAGE_TEXT_MAX]  # see is_cut
 
 
 def compress_text(text: str) -> bytes:
@@ -228,6 +234,7 @@ def read_page(body, *, content_type="", encoding=None):
         data = " ".join(" ".join(collector.parts).split()).encode()
         return hashlib.sha256(data).hexdigest(), collector.text
     text = body.decode(encoding or "utf-8", errors="replace") if content_type.startswith("text/") else ""
+    text = text[:PAGE_TEXT_MAX]  # as kept; see is_cut
     return hashlib.sha256(body).hexdigest(), text
 
 
@@ -277,6 +284,19 @@ def record(citation: Citation, *, found: bool | None, now: dt.datetime) -> bool:
     return (citation.quote_missing_at, citation.quote_found) != before
 
 
+def is_cut(text: str) -> bool:
+    """Whether ``text`` (a page's visible text as kept) may have been cut at PAGE_TEXT_MAX."""
+    return len(text) >= PAGE_TEXT_MAX
+
+
+def look_for(citation: Citation, normalised_page: str, *, cut: bool) -> bool | None:
+    """Whether ``citation``'s quote is on the page (``normalise``d); None when it is not a quote
+    to check, or when it was not found in a page read only in part (``cut``)."""
+    if not is_checked(citation) or not normalised_page:
+        return None
+    return True if is_on_page(citation.quote, normalised_page) else (None if cut else False)
+
+
 def is_checked(citation: Citation) -> bool:
     """Whether ``citation``'s words are a quote to look for on its source."""
     return citation.wording == Wording.QUOTE and bool(citation.quote.strip())
@@ -293,10 +313,13 @@ class QuoteResults:
     moved: set[int] = field(default_factory=set)
 
 
-def check_quotes(*, texts: dict[int, str], now: dt.datetime, save: bool = True) -> QuoteResults:
+def check_quotes(
+    *, texts: dict[int, str], now: dt.datetime, save: bool = True, cut: Collection[int] = ()
+) -> QuoteResults:
     """Look for the quote of every citation of the sources in ``texts`` ({source id: the page's
-    visible text just read}) and, unless ``save`` is false, record what was found: one query to
-    read and one to write each citation table, whatever the number of citations."""
+    visible text just read}; ``cut``: the sources whose page was read only in part) and, unless
+    ``save`` is false, record what was found: one query to read and one to write each citation
+    table, whatever the number of citations."""
     results = QuoteResults()
     pages = {pk: normalise(text) for pk, text in texts.items()}
     for table in citation_tables():
@@ -306,7 +329,7 @@ def check_quotes(*, texts: dict[int, str], now: dt.datetime, save: bool = True) 
         )
         for citation in citations:
             pk = citation.source_id
-            found = is_on_page(citation.quote, pages[pk]) if is_checked(citation) else None
+            found = look_for(citation, pages[pk], cut=pk in cut or is_cut(texts[pk]))
             if found is not None:
                 tally = results.found if found else results.missing
                 tally[pk] = tally.get(pk, 0) + 1
@@ -325,14 +348,18 @@ def check_quotes(*, texts: dict[int, str], now: dt.datetime, save: bool = True) 
 
 def check_typed(citations: Iterable[Citation], *, now: dt.datetime) -> list[Citation]:
     """Check quotes an editor has just typed against their sources' text already read (no fetch):
-    each of ``citations`` (with its ``source``) is given its result, unsaved. Returns them."""
-    texts: dict[int, str] = {}
+    each of ``citations`` (with its ``source``) is given its result, unsaved. Returns them.
+
+    The words are new, so what was found of the old ones no longer applies: a miss of the new
+    words is a new problem moment, even when the old words were missing already."""
+    texts: dict[int, tuple[str, bool]] = {}
     rows = list(citations)
     for citation in rows:
         source = citation.source
         if source.pk not in texts:
-            texts[source.pk] = normalise(decompress_text(source.page_text))
-        page = texts[source.pk]
-        found = is_on_page(citation.quote, page) if is_checked(citation) and page else None
-        record(citation, found=found, now=now)
+            text = decompress_text(source.page_text)
+            texts[source.pk] = (normalise(text), is_cut(text))
+        page, cut = texts[source.pk]
+        citation.quote_found = citation.quote_checked_at = citation.quote_missing_at = None
+        record(citation, found=look_for(citation, page, cut=cut), now=now)
     return rows

@@ -15,7 +15,8 @@ check that finds the page back where it was clears it.
 
 A check that reads the page keeps its visible text (the last two, compressed) and looks for the
 quote of every citation of the source in it (claims/quotes.py): a quote no longer found is a
-problem moment of the citation, which makes its row stale (“the source no longer says: …”).
+problem moment of the citation, which makes its row stale (“the source no longer says: …”). A
+page read only in part (cut at MAX_BYTES) proves nothing of a quote not in that part: not checked.
 
 A changed page text is recorded (“page text changed since 28 Nov”) but makes nothing stale:
 pages change their menus, dates, cookie notices and related links all the time, and a queue
@@ -39,7 +40,7 @@ from publicsuffixlist import PublicSuffixList
 
 from .addresses import is_public
 from .models import Source
-from .quotes import check_quotes, keep_text, read_page
+from .quotes import check_quotes, is_cut, keep_text, read_page
 
 # What follows a source whose problem moment (or that of a quote citing it) moved: the content
 # apps' published pages citing it take the new moment (vendors registers
@@ -85,13 +86,15 @@ def user_agent():
 @dataclass(frozen=True)
 class Fetched:
     """What one fetch found: a status and the final URL, or an error in words; and the page's
-    visible text when it is HTML or plain text."""
+    visible text when it is HTML or plain text, ``truncated`` when its body or text was cut short
+    (MAX_BYTES, PAGE_TEXT_MAX): a quote not found in it is not checked, never missing."""
 
     status: int | None = None
     error: str = ""
     final_url: str = ""
     fingerprint: str = ""
     text: str = field(default="", repr=False)
+    truncated: bool = False
 
     @property
     def failed(self):
@@ -222,10 +225,11 @@ def fetch(url, *, client):
     """GET ``url``, following redirects; read at most MAX_BYTES of the body. Never raises."""
     try:
         with client.stream("GET", url) as response:
-            body = bytearray()
+            body, cut = bytearray(), False
             for chunk in response.iter_bytes():
                 body += chunk
                 if len(body) >= MAX_BYTES:
+                    cut = True
                     break
             status = response.status_code
             final_url = str(response.url)
@@ -238,7 +242,9 @@ def fetch(url, *, client):
     if status >= 400:
         return Fetched(status=status, final_url=final_url)
     text_hash, text = read_page(bytes(body), content_type=content_type, encoding=encoding)
-    return Fetched(status=status, final_url=final_url, fingerprint=text_hash, text=text)
+    return Fetched(
+        status=status, final_url=final_url, fingerprint=text_hash, text=text, truncated=cut or is_cut(text)
+    )
 
 
 def make_client(*, timeout=None, verify=True):
@@ -336,7 +342,8 @@ def check_sources(*, sources, dry_run=False, concurrency=None, timeout=None, now
                 moved.add(source.pk)
         outcomes.append(Outcome(source=source, fetched=fetched, new_problem=new_problem))
     read = {o.source.pk: o.fetched.text for o in outcomes if o.source.page_text_at == now}
-    quotes = check_quotes(texts=read, now=now, save=not dry_run)
+    cut = {o.source.pk for o in outcomes if o.fetched.truncated}
+    quotes = check_quotes(texts=read, cut=cut, now=now, save=not dry_run)
     for outcome in outcomes:
         outcome.quotes_found = quotes.found.get(outcome.source.pk, 0)
         outcome.quotes_missing = quotes.missing.get(outcome.source.pk, 0)

@@ -9,10 +9,11 @@ from django.core.management import call_command
 from django.test import Client
 from django.utils import timezone
 
-from claims import source_checks
+from claims import quotes, source_checks
 from claims.freshness import is_stale, stale_before
 from claims.models import Wording
 from claims.quotes import compress_text, decompress_text, find_quote
+from claims.services import EvidenceInput, set_evidence
 from editorial.revisions import record_revision
 from tests import factories as f
 from tests.claims.test_source_checks import Site, check, serve
@@ -34,6 +35,13 @@ PAGE = """<html><head><title>Trainium3</title><script>var hidden = "5 TB/s";</sc
         ('The "Trn3 UltraServer" holds 144 chips', True),  # typographic quotation marks
         ("It’s built on a 3–nm process", True),  # apostrophe, dash and non-breaking hyphen alike
         ("Each chip delivers … 144 GB of HBM3e", True),  # an ellipsis leaves words out
+        ("AWS Trainium3 […] Each chip delivers", True),  # so does one in brackets
+        ("Each chip delivers [...] 144 GB", True),
+        ("Each chip delivers (…) 144 GB of HBM3e", True),
+        ("Each chip delivers (...) 144 GB", True),
+        ("“Each chip delivers 2,517 MXFP8 TFLOPS”", True),  # pasted in its own quotation marks
+        ('"144 GB of HBM3e."', True),
+        ("Each chip delivers […] 5 TB/s", False),
         ("Each chip delivers 2,517 FP8 TFLOPS", False),
         ("5 TB/s", False),  # a script is not what a reader sees
     ],
@@ -229,3 +237,50 @@ def test_the_source_page_shows_the_passage_of_a_found_quote_and_the_earlier_word
     assert f"/admin/claims/source/{fine.pk}/change/" not in listed
     # The page's words are escaped, never markup.
     assert "Before: Trainium3 offers &lt;b&gt; <mark>4.9 TB/s</mark> &lt;/b&gt; of memory bandwidth." in page
+
+
+@pytest.mark.django_db
+def test_a_reworded_quote_not_on_the_page_is_a_new_problem_after_the_last_verification():
+    text = source_checks.read_page(PAGE.encode(), content_type="text/html")[1]
+    source = f.make_source(page_text=compress_text(text), page_text_at=timezone.now())
+    now = timezone.now()
+    first_missed, verified = now - dt.timedelta(hours=2), now - dt.timedelta(hours=1)
+    fact = f.make_fact(
+        vendor=f.make_vendor(), sources=[source], verified_on=timezone.localdate(), verified_at=verified
+    )
+    FactCitation.objects.filter(cited=fact).update(
+        quote="Up to 5 TB/s", quote_found=False, quote_checked_at=first_missed, quote_missing_at=first_missed
+    )
+    assert stale_by_both_rules(fact) == (False, False)  # re-verified after the miss
+
+    set_evidence(row=fact, evidence={source.pk: EvidenceInput(quote="Up to 6 TB/s")})
+
+    citation = FactCitation.objects.get(cited=fact)
+    assert citation.quote_found is False and citation.quote_missing_at > verified
+    assert citation.quote_missing_at == citation.quote_checked_at
+    assert stale_by_both_rules(fact) == (True, True)  # its current words were never found
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("limit", ["bytes", "text"])
+def test_a_quote_past_where_a_page_was_cut_is_not_checked_while_one_before_it_is_found(
+    site, monkeypatch, limit
+):
+    if limit == "bytes":
+        monkeypatch.setattr(source_checks, "MAX_BYTES", 1_000)
+    else:
+        monkeypatch.setattr(quotes, "PAGE_TEXT_MAX", 1_000)
+    filler = "<p>Filler words about something else.</p>" * 20_000
+    site.pages["/long"] = (200, f"<p>Trainium3 offers 144 GB.</p>{filler}<p>Up to 5 TB/s.</p>", {})
+    source = f.make_source(url=site.url("/long"))
+    early, late = (f.make_fact(vendor=f.make_vendor(), sources=[source]) for _ in "ab")
+    cite(early, source, quote="Trainium3 offers 144 GB")
+    cite(late, source, quote="Up to 5 TB/s")
+
+    outcome = check(source)
+
+    found, unchecked = (FactCitation.objects.get(cited=fact) for fact in (early, late))
+    assert (found.quote_found, found.quote_checked_at) == (True, source.checked_at)
+    assert [getattr(unchecked, name) for name in quotes.QUOTE_FIELDS] == [None, None, None]
+    assert (outcome.quotes_found, outcome.quotes_missing) == (1, 0)
+    assert outcome.fetched.truncated is True
