@@ -89,6 +89,12 @@ class Spec(Verified):
         return any(row.differs for row in said) and not (info.data.get("difference_note") or "").strip()
 
     @property
+    def settled_note(self) -> str:
+        """The editor's note settling sources that differ, while they still do: once no cited
+        source states another figure, there is nothing for readers to be told."""
+        return self.difference_note if any(row.differs for row in self.stated) else ""
+
+    @property
     def figure(self) -> quantities.Quantity:
         return quantities.Quantity(self.kind, self.quantity, self.unit, self.qualifier)
 

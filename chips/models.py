@@ -12,7 +12,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.text import slugify
 
-from claims.models import Source, Verifiable, VerifiableQuerySet, citation_table, citations_of
+from claims.models import Source, Verifiable, VerifiableQuerySet, Wording, citation_table, citations_of
 
 from . import quantities, units
 from . import stated as statements
@@ -146,10 +146,13 @@ class Spec(Verifiable):
 
     @property
     def stated(self) -> list[dict[str, object]]:
-        """What each citation's words state for it (chips/stated.py), by source id: what the
-        published document keeps. Reads the citations prefetched (citations_of(Spec))."""
+        """What each citation's quote states for it (chips/stated.py), by source id: what the
+        published document keeps. A summary is our words, not the source's: it states nothing
+        for the source. Reads the citations prefetched (citations_of(Spec))."""
         said = []
         for citation in sorted(getattr(self, citations_of(Spec)).all(), key=lambda c: c.source_id):
+            if citation.wording != Wording.QUOTE:
+                continue
             found = statements.stated_for(citation.quote, self.kind, self.quantity, self.unit)
             if found is not None:
                 differs = statements.differs([found], self.quantity, self.unit)

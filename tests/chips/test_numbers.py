@@ -11,6 +11,7 @@ from chips import quantities, stated
 from chips.models import Spec, SpecCitation
 from chips.selectors import difference_text
 from chips.services import recompute_sources_differ
+from claims.models import Wording
 from tests import factories as f
 
 NOISE = ("154.61882265600002", "206.15843020800003", "154.618822656", "206.158430208", ".000000")
@@ -139,6 +140,33 @@ def test_sources_stating_the_same_figure_are_named_together_beside_it(client, tr
     f.publish(trainium)
     page = re.sub(r"\s+", " ", client.get("/vendors/aws-trainium/").content.decode())
     assert "differ:</span> 144 GiB (AWS Neuron docs) vs 144 GB (Tom&#x27;s Hardware, A blog)" in page
+
+
+def test_our_summary_of_a_source_states_nothing_for_it(client, trainium):
+    """Only a quote is the source's words: a summary saying “144 GB” puts no figure on the press."""
+    spec = Spec.objects.get()
+    SpecCitation.objects.filter(cited=spec, source__title="Tom's Hardware").update(wording=Wording.SUMMARY)
+    recompute_sources_differ(specs=[spec])
+    spec.refresh_from_db()
+    assert not spec.sources_differ
+    f.publish(trainium)
+    (api_spec,) = client.get("/api/v1/chips/trainium3/").json()["specs"]
+    said = {source["title"]: source["stated"] for source in api_spec["sources"]}
+    assert said == {"AWS Neuron docs": {"value": 144, "unit": "GiB"}, "Tom's Hardware": None}
+    assert "Sources differ" not in client.get("/vendors/aws-trainium/").content.decode()
+
+
+def test_a_note_settling_sources_is_not_shown_once_they_no_longer_differ(client, admin_client, trainium):
+    note = "AWS states GiB; press reports round to GB"
+
+    def settle(rows):
+        rows["specs"][0]["difference_note"] = note
+
+    assert f.admin_post_vendor_page(admin_client, trainium, edit=settle).status_code == 302
+    spec = Spec.objects.get()
+    SpecCitation.objects.filter(cited=spec, source__title="Tom's Hardware").delete()
+    f.publish(trainium)
+    assert note not in client.get("/vendors/aws-trainium/").content.decode()
 
 
 def test_no_surface_writes_binary_float_noise(client, db):
