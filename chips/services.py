@@ -1,14 +1,15 @@
 """Writes of chip specs beyond their forms: whether their sources differ (chips/stated.py).
 
 ``recompute_sources_differ`` is called after a spec or its citations are saved in the admin,
-by the importer, by the demo loader, and after a source check changes what a quote says.
+by the importer and by the demo loader: whenever a citation's words change. A source check
+changes no citation's words (it records whether the page still holds them), so it need not.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .models import Spec, SpecCitation
+from .models import Spec
 
 
 def differs(spec: Spec) -> bool:
@@ -31,11 +32,3 @@ def recompute_sources_differ(*, specs: Iterable[Spec | int]) -> int:
             changed.append(spec)
     Spec.objects.bulk_update(changed, ["sources_differ"])
     return len(changed)
-
-
-def recompute_for_sources(*, source_ids: Iterable[int]) -> int:
-    """``recompute_sources_differ`` for every spec citing one of ``source_ids``: what a source
-    check calls when it changed a quote or a page's text."""
-    cited = SpecCitation.objects.filter(source_id__in=list(source_ids))
-    specs = cited.values_list("cited_id", flat=True)  # type: ignore[misc]  # mypy sees the abstract Citation
-    return recompute_sources_differ(specs=set(specs))
