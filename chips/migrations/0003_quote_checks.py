@@ -12,8 +12,12 @@ def sparse_not_stated(apps, schema_editor):
 
 
 def sparse_false(apps, schema_editor):
+    """Back: not stated is false again, and a cluster limit (a kind the earlier code lacks) is
+    the one count of chips it knew."""
     for name in ("Spec", "VersionSpec"):
-        apps.get_model("chips", name).objects.filter(sparse__isnull=True).update(sparse=False)
+        rows = apps.get_model("chips", name).objects
+        rows.filter(sparse__isnull=True).update(sparse=False)
+        rows.filter(kind="cluster").update(kind="scale")
 
 
 class Migration(migrations.Migration):

@@ -22,18 +22,22 @@ def test_a_default_false_sparsity_reads_not_stated_in_rows_and_published_documen
     f.role_group("Editor")  # the roles, whatever an earlier test's flush left
     vendor = f.make_vendor(name="AWS Trainium", published=False)
     Spec.objects.create(vendor=vendor, chip="Trainium3", kind="memory", quantity="144", unit="GiB")
+    Spec.objects.create(vendor=vendor, chip="Trainium3", kind="cluster", quantity="1000000", unit="chips")
     f.publish(vendor)
-    assert document_sparsity(vendor) == [None]
+    assert document_sparsity(vendor) == [None, None]
 
     executor = MigrationExecutor(connection)
     executor.migrate(BEFORE)
     old = executor.loader.project_state(BEFORE).apps
-    assert list(old.get_model("chips", "Spec").objects.values_list("sparse", flat=True)) == [False]
+    # Back where a cluster limit was unknown: it is the one count of chips that code knew.
+    rows = old.get_model("chips", "Spec").objects.order_by("pk")
+    assert list(rows.values_list("sparse", "kind")) == [(False, "memory"), (False, "scale")]
     OldVersion = old.get_model("vendors", "VendorVersion")
     (document,) = OldVersion.objects.filter(item_id=vendor.pk).values_list("document", flat=True)
-    assert [spec["sparse"] for chip in document["chips"] for spec in chip["specs"]] == [False]
+    specs = [spec for chip in document["chips"] for spec in chip["specs"]]
+    assert [(spec["sparse"], spec["kind"]) for spec in specs] == [(False, "memory"), (False, "scale")]
 
     executor = MigrationExecutor(connection)
     executor.migrate(executor.loader.graph.leaf_nodes())
-    assert list(Spec.objects.values_list("sparse", flat=True)) == [None]
-    assert document_sparsity(vendor) == [None]
+    assert list(Spec.objects.values_list("sparse", flat=True)) == [None, None]
+    assert document_sparsity(vendor) == [None, None]
