@@ -108,8 +108,9 @@
     };
     const observer = new IntersectionObserver((entries) => {
       entries.forEach((entry) => (entry.isIntersecting ? visible.add(entry.target) : visible.delete(entry.target)));
+      // Between sections (a notice above the first, a tall inline), the last one marked stays.
       const first = Array.from(links.keys()).find((section) => visible.has(section));
-      mark(first ? links.get(first) : null);
+      if (first) mark(links.get(first));
     }, { rootMargin: "-20% 0px -60% 0px" });
     links.forEach((link, section) => observer.observe(section));
     menu.addEventListener("click", (event) => {

@@ -99,7 +99,7 @@ class TestLists:
     def test_your_ranking_says_it_too(self, client, world):
         html = client.get("/?w-performance=2&w-software=1").content.decode()
 
-        assert '<th scope="col">Facts verified</th>' in html
+        assert '<th scope="col" class="col-verified">Facts verified</th>' in html
         assert entry_for(html, "AWS").endswith(f"{ymd(days_ago(10))}; 2 scores not yet verified")
 
     @pytest.mark.parametrize("url", ["/lanes/hyperscaler/", "/vendors/"])
