@@ -46,6 +46,6 @@ def back_to_false(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("vendors", "0023_quote_checks"), ("chips", "0003_quote_checks")]
+    dependencies = [("vendors", "0023_quote_checks"), ("chips", "0004_sparse_not_stated")]
 
     operations = [migrations.RunPython(not_stated, back_to_false)]
