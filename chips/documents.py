@@ -16,10 +16,13 @@ from pydantic import Field, ValidationInfo, computed_field, field_validator
 from claims.documents import Part, Source, Verified
 from claims.models import display_date
 
+from . import prices as derivation
 from . import quantities, units
+from .market_documents import Price, Result
 from .models import Stage
 
 if TYPE_CHECKING:
+    from . import market  # the working copy's prices and results
     from . import models as working  # the working copy's rows, which share these classes' names
 
 
@@ -222,11 +225,27 @@ class Chip(Part):
         description="Each stage it reached (announced, preview, generally available) with its month; "
         "none in documents before them.",
     )
+    prices: list[Price] = Field(
+        default_factory=list, description="Each offer's price, in the editors' order; none before them."
+    )
+    results: list[Result] = Field(
+        default_factory=list, description="Each measured result, in the editors' order; none before them."
+    )
 
     @property
     def stage(self) -> Availability | None:
         """The furthest stage it has reached (the latest month among equals): what /chips/ shows."""
         return max(self.availability, key=lambda row: (row.reached, row.month), default=None)
+
+    @property
+    def derived(self) -> list[derivation.Derived]:
+        """Every figure derived from its cited, fresh values, with its arithmetic (chips/prices.py)."""
+        return derivation.derived_of(self)
+
+    @property
+    def lowest_on_demand(self) -> derivation.HourPrice | None:
+        """Its lowest fresh on-demand price per chip-hour in US dollars, stated or derived."""
+        return derivation.lowest_on_demand(self.prices)
 
     def spec(self, kind: str, scope: str = "chip") -> Spec | None:
         """Its highest value of ``kind`` counted for ``scope``: what /chips/ shows of it, and
@@ -236,18 +255,33 @@ class Chip(Part):
 
 
 def chips_of(
-    specs: Iterable[working.Spec], availability: Iterable[working.Availability] = ()
+    specs: Iterable[working.Spec],
+    availability: Iterable[working.Availability] = (),
+    prices: Iterable[market.Price] = (),
+    results: Iterable[market.Result] = (),
 ) -> list[dict[str, Any]]:
     """A working copy's specs, in their order, grouped into chips by name; then each chip's
-    availability, oldest month first (a chip with no spec yet comes after those with one)."""
+    availability, oldest month first, its prices and its results in their order (a chip with
+    no spec yet comes after those with one)."""
     chips: dict[str, dict[str, Any]] = {}
 
-    def chip(row: working.Spec | working.Availability) -> dict[str, Any]:
-        empty = {"name": row.chip, "slug": row.chip_slug, "specs": [], "availability": []}
+    def chip(row: working.Spec | working.Availability | market.Price | market.Result) -> dict[str, Any]:
+        empty = {
+            "name": row.chip,
+            "slug": row.chip_slug,
+            "specs": [],
+            "availability": [],
+            "prices": [],
+            "results": [],
+        }
         return chips.setdefault(row.chip_slug, empty)
 
     for spec in specs:
         chip(spec)["specs"].append(spec)
     for row in sorted(availability, key=lambda row: (row.month, row.position, row.pk)):
         chip(row)["availability"].append(row)
+    for price in prices:
+        chip(price)["prices"].append(price)
+    for result in results:
+        chip(result)["results"].append(result)
     return list(chips.values())

@@ -322,3 +322,15 @@ reversion.register(Spec, follow=["speccitation_set"])
 reversion.register(SpecCitation)
 reversion.register(Availability, follow=["availabilitycitation_set"])
 reversion.register(AvailabilityCitation)
+
+
+# A chip's prices and measured results: models of this app, declared in a module of their own.
+from .market import (  # noqa: E402, F401
+    Price,
+    PriceCitation,
+    Result,
+    ResultCitation,
+    StalePrice,
+    StaleResult,
+    VersionPrice,
+)

@@ -39,6 +39,18 @@ FLOPS = FLOP / second
 watt = [power] = W
 meter = [length] = m
 chip = [chips] = _ = chips
+minute = 60 * second = min
+hour = 60 * minute = h
+token = [tokens]
+sample = [samples]
+query = [queries]
+percent = 0.01 = %
+times = 1 = x
+USD = [USD]
+EUR = [EUR]
+GBP = [GBP]
+JPY = [JPY]
+CNY = [CNY]
 """
 
 # The units an editor may give, as they are written: what the form offers and accepts.
@@ -75,6 +87,39 @@ KINDS: Final = {
     "scale": Kind("Scale-up domain", "count", "chips"),
     "cluster": Kind("Cluster limit", "count", "chips"),
 }
+
+
+@dataclass(frozen=True)
+class Metric:
+    """What a measured result counts, and the units it may be given in (the first is its own)."""
+
+    label: str
+    units: tuple[str, ...]
+    higher_is_better: bool = True
+    per_chip: bool = False  # a rate the chips of a system add up to: divided by them, it is per chip
+
+
+METRICS: Final = {
+    "throughput": Metric("Throughput", ("tokens/s", "samples/s", "queries/s"), per_chip=True),
+    "time_to_train": Metric("Time to train", ("minutes", "hours"), higher_is_better=False),
+    "scaling": Metric("Scaling efficiency", ("%",)),
+    "ratio": Metric("Ratio to another system", ("x",)),
+}
+RESULT_UNITS: Final = tuple(unit for metric in METRICS.values() for unit in metric.units)
+# How a result's unit is read by pint (DEFINITIONS): “tokens/s” is token / second.
+RESULT_PINT: Final = {
+    "tokens/s": "token / s",
+    "samples/s": "sample / s",
+    "queries/s": "query / s",
+    "minutes": "minute",
+    "hours": "hour",
+    "%": "percent",
+    "x": "times",
+}
+
+
+def metric_choices() -> list[tuple[str, str]]:
+    return [(key, metric.label) for key, metric in METRICS.items()]
 
 
 class UnitError(ValueError):
@@ -118,6 +163,18 @@ def check(kind: str, unit: str) -> None:
         raise UnitError(
             f"{spec.label} is a {spec.dimension}: give it in {', '.join(spec.units)}, not {unit}."
         )
+
+
+def check_result(metric: str, unit: str) -> None:
+    """Raise UnitError unless ``unit`` measures what ``metric`` counts (pint's dimensions:
+    a time to train is never given in tokens per second)."""
+    kind = METRICS.get(metric)
+    if kind is None:
+        raise UnitError(f"“{metric}” is not a kind of result.")
+    if unit not in RESULT_PINT:
+        raise UnitError(f"“{unit}” is not a unit the site knows. Use one of: {', '.join(RESULT_UNITS)}.")
+    if _dimensionality(RESULT_PINT[unit]) != _dimensionality(RESULT_PINT[kind.units[0]]):
+        raise UnitError(f"{kind.label} is given in {', '.join(kind.units)}, not {unit}.")
 
 
 def plain(quantity: Decimal) -> str:

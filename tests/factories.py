@@ -3,6 +3,7 @@
 import datetime as dt
 import itertools
 import re
+from decimal import Decimal
 
 from django.contrib.auth import get_user_model
 from django.utils import timezone
@@ -140,6 +141,47 @@ def make_availability(*, vendor, sources=(), **fields):
     return row
 
 
+def make_price(*, vendor, sources=(), **fields):
+    """A price of ``vendor``'s chip: by default $2.50 on demand per chip-hour at “Example Cloud”."""
+    from chips.models import Price
+
+    fields.setdefault("chip", f"{vendor.name} Chip")
+    fields.setdefault("provider", "Example Cloud")
+    fields.setdefault("offer", "One chip, on demand")
+    fields.setdefault("kind", "on-demand")
+    fields.setdefault("amount", Decimal("2.50"))
+    fields.setdefault("currency", "USD")
+    fields.setdefault("per", "chip-hour")
+    fields.setdefault("verified_on", dt.date(2026, 11, 1))
+    row = Price(vendor=vendor, **fields)
+    row.full_clean(exclude=["vendor"])
+    row.save()
+    row.sources.set(sources)
+    return row
+
+
+def make_result(*, vendor, sources=(), **fields):
+    """A measured result of ``vendor``'s chip: by default 8,000 tokens/s on an 8-chip server."""
+    from chips.models import Result
+
+    fields.setdefault("chip", f"{vendor.name} Chip")
+    fields.setdefault("system", "8-chip server")
+    fields.setdefault("chips_in_system", 8)
+    fields.setdefault("suite", "MLPerf Inference")
+    fields.setdefault("suite_version", "v5.0")
+    fields.setdefault("workload", "Llama 2 70B")
+    fields.setdefault("scenario", "Offline")
+    fields.setdefault("metric", "throughput")
+    fields.setdefault("value", Decimal("8000"))
+    fields.setdefault("unit", "tokens/s")
+    fields.setdefault("verified_on", dt.date(2026, 11, 1))
+    row = Result(vendor=vendor, **fields)
+    row.full_clean(exclude=["vendor"])
+    row.save()
+    row.sources.set(sources)
+    return row
+
+
 def make_superuser(**fields):
     n = _n()
     return get_user_model().objects.create_superuser(
@@ -208,6 +250,7 @@ def role_group(name):
             Group, Permission
         )
         importlib.import_module("chips.migrations.0002_content_types_and_tables").grant(Group, Permission)
+        importlib.import_module("chips.migrations.0006_price_and_result_permissions").grant(Group, Permission)
     return Group.objects.get(name=name)
 
 
@@ -264,7 +307,7 @@ def admin_rows_on_page(response):
     return rows, initial
 
 
-VENDOR_ADMIN_INLINES = ["facts", "events", "scores", "faqs", "specs", "availability"]
+VENDOR_ADMIN_INLINES = ["facts", "events", "scores", "faqs", "specs", "availability", "prices", "results"]
 VENDOR_ADMIN_TEXT = ["name", "slug", "company", "logo_alt", "summary", "what_it_is", "best_for", "watch_out",
                      "verdict", "alternative_blurb"]  # fmt: skip
 

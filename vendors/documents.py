@@ -31,6 +31,7 @@ from pydantic import (
 )
 
 from chips.documents import Availability, Chip, Spec, chips_of
+from chips.market_documents import Price, Result
 from claims.documents import (
     Claim,
     Part,
@@ -200,6 +201,8 @@ class VendorDocument(PublishedDocument):
         yield from self.faqs
         yield from self.specs
         yield from self.availability
+        yield from self.prices
+        yield from self.results
 
     @property
     def specs(self) -> list[Spec]:
@@ -208,6 +211,14 @@ class VendorDocument(PublishedDocument):
     @property
     def availability(self) -> list[Availability]:
         return [row for chip in self.chips for row in chip.availability]
+
+    @property
+    def prices(self) -> list[Price]:
+        return [row for chip in self.chips for row in chip.prices]
+
+    @property
+    def results(self) -> list[Result]:
+        return [row for chip in self.chips for row in chip.results]
 
     @property
     def facts_verified(self) -> PageVerification:
@@ -238,6 +249,8 @@ class VendorDocument(PublishedDocument):
             | working.FAQ
             | chip_rows.Spec
             | chip_rows.Availability
+            | chip_rows.Price
+            | chip_rows.Result
         ] = [
             *vendor.facts.all(),
             *vendor.events.all(),
@@ -245,6 +258,8 @@ class VendorDocument(PublishedDocument):
             *vendor.faqs.all(),
             *vendor.specs.all(),
             *vendor.availability.all(),
+            *vendor.prices.all(),
+            *vendor.results.all(),
         ]
         return cls.model_validate(
             {
@@ -253,7 +268,9 @@ class VendorDocument(PublishedDocument):
                 "events": list(vendor.events.all()),
                 "scores": sorted(vendor.scores.all(), key=lambda s: (s.axis.position, s.axis.name)),
                 "faqs": list(vendor.faqs.all()),
-                "chips": chips_of(vendor.specs.all(), vendor.availability.all()),
+                "chips": chips_of(
+                    vendor.specs.all(), vendor.availability.all(), vendor.prices.all(), vendor.results.all()
+                ),
                 "sources": cls.cited_by(rows),
             }
         )

@@ -15,7 +15,8 @@ from django.db.models import Prefetch, QuerySet
 
 from chips import units
 from chips.documents import STAGES, Chip
-from chips.models import Availability, Spec, VersionChip, VersionSpec
+from chips.models import Availability, Price, Result, Spec, VersionChip, VersionPrice, VersionSpec
+from chips.prices import per_chip_hour
 from claims.document_checks import carry_checks, document_content, without_quote_checks
 from claims.documents import Verified
 from claims.markdown import plain_text
@@ -31,15 +32,19 @@ from .models import FAQ, Axis, Event, Fact, Score, Vendor, VendorVersion, Versio
 # The rows an editor verifies, by the name of their list in a document (a chip's specs and
 # availability are lists of each chip): what “Mark verified today”, the staleness queues and
 # carrying a verification across versions all go through.
-type VerifiedModel = type[Fact] | type[Event] | type[Score] | type[Spec] | type[Availability]
+type VerifiedModel = (
+    type[Fact] | type[Event] | type[Score] | type[Spec] | type[Availability] | type[Price] | type[Result]
+)
 VERIFIED_KINDS: dict[str, VerifiedModel] = {
     "facts": Fact,
     "events": Event,
     "scores": Score,
     "specs": Spec,
     "availability": Availability,
+    "prices": Price,
+    "results": Result,
 }
-CHIP_KINDS = ("specs", "availability")
+CHIP_KINDS = ("specs", "availability", "prices", "results")
 
 
 def verified_rows(document: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
@@ -89,6 +94,8 @@ def _with_rows(queryset: QuerySet[Vendor]) -> QuerySet[Vendor]:
             "availability",
             queryset=Availability.objects.prefetch_related(plain_sources, citations_of(Availability)),
         ),
+        Prefetch("prices", queryset=Price.objects.prefetch_related(plain_sources, citations_of(Price))),
+        Prefetch("results", queryset=Result.objects.prefetch_related(plain_sources, citations_of(Result))),
     )
 
 
@@ -112,6 +119,17 @@ def availability_row_name(row: dict[str, Any]) -> str:
     return " — ".join(part for part in (row.get("chip") or "", stage or "") if part)
 
 
+def price_row_name(row: dict[str, Any]) -> str:
+    """“MI300X — TensorWave, MI300X rental”, as the change page names the row."""
+    offer = ", ".join(part for part in (row.get("provider") or "", row.get("offer") or "") if part)
+    return " — ".join(part for part in (row.get("chip") or "", offer) if part)
+
+
+def result_row_name(row: dict[str, Any]) -> str:
+    """“MI300X — Llama 3.1 70B FP8, 128 in / 2048 out”, as the change page names the row."""
+    return " — ".join(part for part in (row.get("chip") or "", row.get("workload") or "") if part)
+
+
 class VendorPublication(Publication):
     model = Vendor
     version_model = VendorVersion
@@ -123,6 +141,8 @@ class VendorPublication(Publication):
         "vendors.faq": Kind("FAQ", "question"),
         "chips.spec": Kind("", "chip", "quantity", name=spec_row_name),
         "chips.availability": Kind("", "chip", "month", name=availability_row_name),
+        "chips.price": Kind("", "chip", "amount", name=price_row_name),
+        "chips.result": Kind("", "chip", "value", name=result_row_name),
     }
 
     def document(self, obj: Editable) -> Document:
@@ -141,6 +161,8 @@ class VendorPublication(Publication):
             (page.faqs, "FAQ"),
             *([(page.specs, "chip spec")] if page.specs else []),
             *([(page.availability, "availability date")] if page.availability else []),
+            *([(page.prices, "chip price")] if page.prices else []),
+            *([(page.results, "measured result")] if page.results else []),
         ]
         lines = [
             f"{', '.join(count(len(rows), noun) for rows, noun in kinds)}, "
@@ -246,6 +268,22 @@ def write_version_chips(version: VendorVersion, chips: Sequence[Chip]) -> None:
         )
         for row, chip in zip(made, chips, strict=True)
         for spec in chip.specs
+    )
+    VersionPrice.objects.bulk_create(
+        VersionPrice(
+            chip=row,
+            price_id=price.id,
+            provider=price.provider,
+            offer=price.offer,
+            kind=price.kind,
+            per=price.per,
+            amount=price.value,
+            currency=price.currency,
+            per_chip_hour=per_chip_hour(price),
+            as_of=price.as_of,
+        )
+        for row, chip in zip(made, chips, strict=True)
+        for price in chip.prices
     )
 
 

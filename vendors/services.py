@@ -11,7 +11,7 @@ from django.db import transaction
 from django.db.models import F, Max, Model, Q, QuerySet
 from django.utils import timezone
 
-from chips.models import Availability, AvailabilityCitation, Spec, SpecCitation
+from chips.models import Availability, AvailabilityCitation, Price, Result, Spec, SpecCitation
 from chips.services import recompute_sources_differ
 from claims.models import Citation, Source, Verifiable
 from editorial import services as workflow
@@ -42,12 +42,14 @@ def mark_verified(
     scores: QuerySet[Score] | None = None,
     specs: QuerySet[Spec] | None = None,
     availability: QuerySet[Availability] | None = None,
+    prices: QuerySet[Price] | None = None,
+    results: QuerySet[Result] | None = None,
     vendors: QuerySet[Vendor] | None = None,
     today: dt.date | None = None,
 ) -> tuple[dict[type[Model], int], list[int]]:
     """Stamp today's date and ``user`` as verified: on the rows of the ``facts``, ``events``,
-    ``scores``, ``specs`` and ``availability`` querysets given, or on every verified row
-    (publishing.VERIFIED_KINDS) of the ``vendors`` queryset.
+    ``scores``, ``specs``, ``availability``, ``prices`` and ``results`` querysets given, or on
+    every verified row (publishing.VERIFIED_KINDS) of the ``vendors`` queryset.
 
     Each vendor touched gets a revision (its history says who verified it, and a change
     form opened before is refused rather than saved over the new dates), and its live
@@ -74,6 +76,8 @@ def mark_verified(
             "scores": scores,
             "specs": specs,
             "availability": availability,
+            "prices": prices,
+            "results": results,
         }
         for kind, rows in chosen.items():
             if rows is None:

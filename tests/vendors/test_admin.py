@@ -283,7 +283,10 @@ def test_editing_a_vendor_keeps_its_rows_and_changes_one_fact_in_the_working_cop
     live = f.publish(vendor)
 
     rows, initial = rows_on_page(admin_client.get(change_url(vendor)))
-    assert initial == {"facts": 2, "events": 1, "scores": 1, "faqs": 1, "specs": 1, "availability": 0}
+    assert initial == {
+        "facts": 2, "events": 1, "scores": 1, "faqs": 1,
+        "specs": 1, "availability": 0, "prices": 0, "results": 0,
+    }  # fmt: skip
     assert [r["axis"] for r in rows["scores"]] == [scored.pk, unscored.pk]  # + the pre-filled empty row
     rows["facts"][1]["value"] = "192 GB"
     rows["facts"].append(row(attribute=memory.pk, value="HBM4 later", position=""))

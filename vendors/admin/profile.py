@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from django import forms
 from django.contrib import admin, messages
 
-from chips.models import Availability, Spec
+from chips.models import Availability, Price, Result, Spec
 from chips.services import recompute_sources_differ
 from claims.admin.editing import CitedInline, FillsPositions, ResolvesChoicesOnce
 from claims.admin.sections import CARD_TABLE, SECTIONED_CHANGE_FORM, ErrorEntry, InSections
@@ -20,6 +20,7 @@ from ..images import LogoField
 from ..models import FAQ, Attribute, Axis, Event, Fact, Score, Vendor, logo_upload_to
 from ..services import mark_verified
 from .importing import ImportsCSV
+from .market_forms import PriceForm, ResultForm
 from .profile_forms import AvailabilityForm, EventForm, FactForm, FAQForm, ScoreForm, SpecForm
 from .staleness import MARK_VERIFIED_LABEL, plural
 
@@ -87,6 +88,26 @@ class AvailabilityInline(ShowsVerifier, ProfileInline):
     form = AvailabilityForm
     verbose_name = "availability date"
     verbose_name_plural = "Chip availability"
+    readonly_fields = ["verified_by"]
+
+
+class PriceInline(ShowsVerifier, ProfileInline):
+    """What each chip costs: one offer's price a row, as its source gives it."""
+
+    model = Price
+    form = PriceForm
+    verbose_name = "price"
+    verbose_name_plural = "Chip prices"
+    readonly_fields = ["verified_by"]
+
+
+class ResultInline(ShowsVerifier, ProfileInline):
+    """What each chip did: one measured result of a named benchmark a row."""
+
+    model = Result
+    form = ResultForm
+    verbose_name = "measured result"
+    verbose_name_plural = "Measured results"
     readonly_fields = ["verified_by"]
 
 
@@ -168,13 +189,18 @@ class VendorAdmin(ImportsCSV, InSections, ResolvesChoicesOnce, FillsPositions, E
     ]
     # The page shows them in section_order; the chips come last here, so that the forms of the
     # inlines that were there before keep their places in the page's context.
-    inlines = [FactInline, EventInline, ScoreInline, FAQInline, SpecInline, AvailabilityInline]
+    inlines = [
+        FactInline, EventInline, ScoreInline, FAQInline,
+        SpecInline, AvailabilityInline, PriceInline, ResultInline,
+    ]  # fmt: skip
     section_order = [
         "Profile",
         "Summary and verdict",
         "At a glance",
         "Chips",
         "Chip availability",
+        "Chip prices",
+        "Measured results",
         "What changed",
         "Scores",
         "FAQs",
@@ -230,6 +256,7 @@ class VendorAdmin(ImportsCSV, InSections, ResolvesChoicesOnce, FillsPositions, E
             request,
             f"Marked {plural(counts[Vendor], 'vendor')} verified today: "
             f"{plural(counts[Fact], 'fact')}, {plural(counts[Event], 'event')}, "
-            f"{plural(counts[Score], 'score')}, {plural(counts[Spec], 'chip spec')} "
-            f"and {plural(counts[Availability], 'availability date')}.",
+            f"{plural(counts[Score], 'score')}, {plural(counts[Spec], 'chip spec')}, "
+            f"{plural(counts[Availability], 'availability date')}, {plural(counts[Price], 'chip price')} "
+            f"and {plural(counts[Result], 'measured result')}.",
         )

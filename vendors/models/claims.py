@@ -190,6 +190,8 @@ reversion.register(
         "faqs_for_revision",
         "specs_for_revision",
         "availability_for_revision",
+        "prices_for_revision",
+        "results_for_revision",
     ],
 )
 reversion.register(Fact, follow=["factcitation_set"])

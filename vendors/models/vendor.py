@@ -109,3 +109,15 @@ class Vendor(Editable):
         from chips.models import AvailabilityCitation
 
         return with_citations(self.availability.all(), AvailabilityCitation)
+
+    @property
+    def prices_for_revision(self):
+        from chips.models import PriceCitation
+
+        return with_citations(self.prices.all(), PriceCitation)
+
+    @property
+    def results_for_revision(self):
+        from chips.models import ResultCitation
+
+        return with_citations(self.results.all(), ResultCitation)
