@@ -109,6 +109,12 @@ class Price(ChipRow):
         help_text="How many chips the amount buys (an instance's accelerators); empty: not stated.",
     )
     region = models.CharField(max_length=120, blank=True, help_text="Where the source says it applies.")
+    difference_note = models.TextField(
+        "note on differing sources",
+        blank=True,
+        help_text="Shown to readers beside the price: another source gives this offer another price, "
+        "and what is known of why. Empty when no source differs.",
+    )
     sources = models.ManyToManyField(Source, through="PriceCitation", blank=True, related_name="prices")
 
     class Meta:

@@ -66,6 +66,9 @@ class Price(Dated):
     per: PerValue = Field(description="What the amount pays for: instance-hour, chip-hour or unit.")
     chips_per_unit: int | None = Field(None, description="How many chips the amount buys; null: not stated.")
     region: str = Field("", description="Where the source says it applies; empty when it does not.")
+    difference_note: str = Field(
+        "", description="Why another source gives this offer another price; empty when none differs."
+    )
 
     plain_amount = field_validator("amount", mode="before")(_plain)
 
@@ -79,6 +82,11 @@ class Price(Dated):
     @property
     def value(self) -> Decimal:
         return Decimal(self.amount)
+
+    @property
+    def sources_differ(self) -> bool:
+        """Another source gives this offer another price (the editors' note says which and why)."""
+        return bool(self.difference_note.strip())
 
     @property
     def shown(self) -> str:

@@ -89,9 +89,10 @@ class PriceForm(DatedForm):
         model = Price
         fields = [
             "chip", "provider", "offer", "kind", "amount", "currency", "per", "chips_per_unit", "region",
-            "as_of", "vendor_stated", "verified_on", "sources", "evidence", "position",
+            "as_of", "vendor_stated", "difference_note", "verified_on", "sources", "evidence", "position",
         ]  # fmt: skip
         widgets = {
+            "difference_note": forms.Textarea(attrs={"rows": 2, "cols": 30}),
             "chip": forms.TextInput(attrs={"size": 12}),
             "provider": forms.TextInput(attrs={"size": 12}),
             "offer": forms.TextInput(attrs={"size": 24}),
