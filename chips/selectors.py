@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
 from django.db.models import Count, F, OuterRef, QuerySet, Subquery
@@ -19,7 +20,7 @@ from claims.models import citations_of
 from . import models, quantities, stated, units
 from .catalogue import ChipsDocument, Owner, catalogue
 from .documents import STAGES, Availability, Chip, Spec
-from .models import VersionChip, VersionSpec
+from .models import VersionChip, VersionPrice, VersionSpec
 
 # What a stored page of every live chip shows (``infra.stored.shows``): a publish that changes
 # any chip changes it (vendors/pages.py), as "entries" does for the vendor lists.
@@ -84,6 +85,35 @@ def value_of(kind: str, scope: str = "chip") -> Subquery:
 def sorted_by(chips: QuerySet[VersionChip], kind: str, *, descending: bool) -> QuerySet[VersionChip]:
     ordered = F("sort_value").desc(nulls_last=True) if descending else F("sort_value").asc(nulls_last=True)
     return chips.annotate(sort_value=value_of(kind)).order_by(ordered, "name", "pk")
+
+
+def lowest_price() -> Subquery:
+    """A chip's lowest on-demand price per chip-hour in US dollars, stated or derived, among
+    its version's prices: what /chips/ sorts and filters by (``documents.Chip.lowest_on_demand``
+    shows it). The index keeps no freshness, so a price gone stale since its publish still
+    counts here while the page no longer shows it."""
+    return Subquery(
+        VersionPrice.objects.filter(
+            chip=OuterRef("pk"), kind="on-demand", currency="USD", per_chip_hour__isnull=False
+        )
+        .order_by("per_chip_hour")
+        .values("per_chip_hour")[:1]
+    )
+
+
+def sorted_by_price(chips: QuerySet[VersionChip], *, descending: bool) -> QuerySet[VersionChip]:
+    """Chips by their lowest on-demand price per chip-hour; chips without one last either way."""
+    ordered = F("sort_price").desc(nulls_last=True) if descending else F("sort_price").asc(nulls_last=True)
+    return chips.annotate(sort_price=lowest_price()).order_by(ordered, "name", "pk")
+
+
+def at_most_price(chips: QuerySet[VersionChip], maximum: Decimal) -> QuerySet[VersionChip]:
+    """Chips with an on-demand price per chip-hour in US dollars of ``maximum`` or less."""
+    return chips.filter(
+        pk__in=VersionPrice.objects.filter(
+            kind="on-demand", currency="USD", per_chip_hour__lte=maximum
+        ).values("chip_id")
+    )
 
 
 def at_least(chips: QuerySet[VersionChip], kind: str, minimum: float) -> QuerySet[VersionChip]:

@@ -13,9 +13,10 @@ from django.views.generic import TemplateView
 from infra.query_input import refuses_nul
 from infra.stored import shows
 
-from . import selectors, units
+from . import market_rows, selectors, units
 from .documents import SCOPE_TEXT, STAGES, Spec
 from .models import Precision
+from .prices import Derived, HourPrice
 from .quantities import SPARSITY_WORDS
 from .selectors import LiveChip
 
@@ -32,7 +33,8 @@ def _sort_choices() -> list[tuple[str, str]]:
         high, low = f"-{kind}", kind
         first = [(high, f"{spec.label}, highest first"), (low, f"{spec.label}, lowest first")]
         choices += first if spec.higher_is_better else first[::-1]
-    return [*choices, ("name", "Name, A to Z"), ("-name", "Name, Z to A")]
+    prices = [("price", "Lowest price, lowest first"), ("-price", "Lowest price, highest first")]
+    return [*choices, *prices, ("name", "Name, A to Z"), ("-name", "Name, Z to A")]
 
 
 SORTS = _sort_choices()
@@ -61,6 +63,14 @@ class ChipListForm(forms.Form):
         min_value=0,
         max_digits=12,
         decimal_places=3,
+        widget=forms.NumberInput(attrs={"step": "any", "inputmode": "decimal"}),
+    )
+    max_price = forms.DecimalField(
+        label="On-demand price at most ($ per chip-hour)",
+        required=False,
+        min_value=0,
+        max_digits=12,
+        decimal_places=4,
         widget=forms.NumberInput(attrs={"step": "any", "inputmode": "decimal"}),
     )
     precision = forms.ChoiceField(label="Compute at precision", required=False)
@@ -120,6 +130,17 @@ class ChipRow:
 
     chip: LiveChip
     cells: list[Spec | None] = field(default_factory=list)
+    price: HourPrice | None = None  # the lowest fresh on-demand price per chip-hour, in USD
+    pflop_hour: Derived | None = None  # dollars per PFLOP-hour at FP8 (derived)
+
+    @classmethod
+    def of(cls, chip: LiveChip) -> ChipRow:
+        return cls(
+            chip=chip,
+            cells=[chip.spec(kind) for kind in COLUMNS],
+            price=chip.chip.lowest_on_demand,
+            pflop_hour=market_rows.pflop_hour_fp8(chip.chip.derived),
+        )
 
 
 class ChipListView(TemplateView):
@@ -134,6 +155,8 @@ class ChipListView(TemplateView):
         for name, kind in RANGES.items():
             if (minimum := form.value(name)) is not None:
                 chips = selectors.at_least(chips, kind, float(minimum))
+        if (maximum := form.value("max_price")) is not None:
+            chips = selectors.at_most_price(chips, maximum)
         # Each choice counts the chips the other filters leave.
         precision, stage = form.value("precision"), form.value("stage")
         by_precision = selectors.with_precision(chips, precision) if precision else chips
@@ -146,16 +169,15 @@ class ChipListView(TemplateView):
         sort = form.value("sort") or SORTS[0][0]
         if sort.lstrip("-") == "name":
             chips = chips.order_by(("-" if sort.startswith("-") else "") + "name", "pk")
+        elif sort.lstrip("-") == "price":
+            chips = selectors.sorted_by_price(chips, descending=sort.startswith("-"))
         else:
             chips = selectors.sorted_by(chips, sort.lstrip("-"), descending=sort.startswith("-"))
         form.count_precisions(selectors.precision_counts(unfiltered_precision))
         # the versions' documents are read once each by ``drawn``, not once a row of the page
         chips = chips.defer("version__document")
         page = Paginator(chips, CHIPS_PER_PAGE).get_page(self.request.GET.get("page"))
-        rows = [
-            ChipRow(chip=chip, cells=[chip.spec(kind) for kind in COLUMNS])
-            for chip in selectors.drawn(page.object_list)
-        ]
+        rows = [ChipRow.of(chip) for chip in selectors.drawn(page.object_list)]
         context.update(
             form=form,
             ignored=form.ignored(self.request.GET),
@@ -259,11 +281,15 @@ def chip_compare(request):
     slugs = asked_slugs(request)
     left_out = slugs[COMPARE_AT_MOST:]
     chips, missing = selectors.chips_by_slug(slugs[:COMPARE_AT_MOST])
+    priced = market_rows.priced(chips)
     context = {
         "chips": chips,
         "missing": missing,
         "left_out": left_out,
         "rows": measure_rows(chips),
+        "priced": priced,
+        "derived_rows": market_rows.derived_rows(priced),
+        "results": market_rows.results_of(chips),
         "bar_width": BAR_WIDTH,
         "at_most": COMPARE_AT_MOST,
         "others_query": "&".join(f"chips={chip.slug}" for chip in chips),
