@@ -1,5 +1,6 @@
-"""The chip pages' stored pages (infra/stored/), declared once: /chips/ is stored, and a
-publish that changes any vendor's chips changes it (``CHIPS_KEY``: every live chip at once, the
+"""The chip pages' stored pages (infra/stored/), declared once: /chips/ and the trends over
+time (/chips/trends/ and its CSV) are stored, and a publish that changes any vendor's chips
+changes them (``CHIPS_KEY``: every live chip at once, the
 chip list and its downloads). editorial.pages acts on it."""
 
 from __future__ import annotations
@@ -13,9 +14,11 @@ from editorial.pages import Pages, declare
 
 from .selectors import CHIPS_KEY
 
+URL_NAMES = ("chips:list", "chips:trends", "chips:trends_csv")  # /chips/fit/ is asked on demand
+
 
 def every_path() -> list[str]:
-    return [reverse("chips:list")]
+    return [reverse(name) for name in URL_NAMES]
 
 
 def _chips(version: PublishedVersion | None) -> list[Any]:
@@ -28,7 +31,7 @@ def page_keys(before: PublishedVersion | None, after: PublishedVersion | None) -
     return {CHIPS_KEY} if _chips(before) != _chips(after) else set()
 
 
-PAGES = Pages(url_names=("chips:list",), every_path=every_path, page_keys={"vendor": page_keys})
+PAGES = Pages(url_names=URL_NAMES, every_path=every_path, page_keys={"vendor": page_keys})
 
 
 def register() -> None:

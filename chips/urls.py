@@ -1,10 +1,13 @@
 from django.urls import path
 
-from . import views
+from . import tool_views, views
 
 app_name = "chips"
 
 urlpatterns = [
     path("chips/", views.ChipListView.as_view(), name="list"),
     path("chips/compare/", views.chip_compare, name="compare"),
+    path("chips/trends/", tool_views.chip_trends, name="trends"),
+    path("chips/trends.csv", tool_views.chip_trends_csv, name="trends_csv"),
+    path("chips/fit/", tool_views.chip_fit, name="fit"),
 ]

@@ -1,0 +1,141 @@
+"""/chips/fit/: how many of each live chip a model's weights need, the arithmetic written out
+with each memory figure's source, bad input refused with a message, drafts never shown."""
+
+import datetime as dt
+import re
+from decimal import Decimal
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from chips.fit import Size, quotient_text
+from chips.models import Spec
+from tests.factories import make_source, make_spec, make_vendor, publish
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def chips():
+    """Three live chips: 192 GB, 288 GB and 144 GiB of memory, and one that states none."""
+    vendor = make_vendor(name="Example Silicon", published=False)
+    for chip, quantity, unit in (("Big192", "192", "GB"), ("Huge288", "288", "GB"), ("Gib144", "144", "GiB")):
+        make_spec(
+            vendor=vendor, chip=chip, kind="memory", quantity=quantity, unit=unit,
+            sources=[make_source(title=f"{chip} data sheet", url=f"https://example.com/{chip.lower()}")],
+        )  # fmt: skip
+    make_spec(vendor=vendor, chip="NoMemory", kind="power", quantity="700", unit="W")
+    publish(vendor)
+    return vendor
+
+
+def row_of(page, chip):
+    return re.search(rf">{chip}</a>.*?</tr>", page, re.S).group(0)
+
+
+def test_405b_at_16_bits_is_810_gb_and_a_192_gb_chip_needs_5_with_the_arithmetic(client, chips):
+    response = client.get("/chips/fit/?params=405&bits=16")
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "405 billion parameters × 16 bits / 8 bits a byte = 810 GB of weights" in page
+    row = row_of(page, "Big192")
+    assert "810 GB / 192 GB = 4.22, so 5 chips" in row
+    assert re.search(r'<td class="number"><strong>5</strong></td>', row)
+    assert 'href="https://example.com/big192">Big192 data sheet</a>' in row
+
+
+def test_chips_are_sorted_by_chips_needed_and_a_chip_without_memory_reads_not_stated(client, chips):
+    page = client.get("/chips/fit/?params=405&bits=16").content.decode()
+    table = page.split('<table class="fit-table">')[1].split("</table>")[0]
+    # 288 GB needs 3 (810 / 288 = 2.81); 144 GiB is 154.6 GB, 6 (5.24); 192 GB needs 5
+    assert re.findall(r'<th scope="row"><a href="[^"]*">([^<]+)</a>', table) == [
+        "Huge288",
+        "Big192",
+        "Gib144",
+    ]
+    assert "810 GB / 155 GB = 5.24, so 6 chips" in table
+    assert "NoMemory" not in table
+    assert "Memory not stated" in page and "NoMemory</a>" in page.split("Memory not stated")[1]
+
+
+def test_weights_only_is_said_and_a_kv_cache_and_overhead_are_added_in_the_arithmetic(client, chips):
+    plain = client.get("/chips/fit/?params=70&bits=16").content.decode()
+    assert "Weights only" in plain
+    page = client.get("/chips/fit/?params=70&bits=16&kv_cache=20&overhead=10").content.decode()
+    assert "Weights only" not in page
+    assert "140 GB + 20 GB of KV cache = 160 GB" in page
+    assert "160 GB + 10% overhead = 176 GB" in page
+    assert "176 GB / 192 GB = 0.92, so 1 chip" in row_of(page, "Big192")
+
+
+@pytest.mark.parametrize(
+    "query, message",
+    [
+        ("params=lots&bits=16", "Parameters must be a number of billions"),
+        ("params=0&bits=16", "Parameters must be more than 0."),
+        ("params=100001&bits=16", "Parameters must be at most 100,000 billion."),
+        ("params=70&bits=0", "Bits per weight must be from 1 to 64."),
+        ("params=70&bits=65", "Bits per weight must be from 1 to 64."),
+        ("params=70&bits=", "Give the bits per weight"),
+        ("params=&bits=16", "Give the model&#x27;s parameters"),
+        ("params=70&bits=16&overhead=-5", "The overhead must be 0 percent or more."),
+        ("params=1e999&bits=16", "Parameters must be"),
+        ("params=NaN&bits=16", "Parameters must be a number of billions"),
+    ],
+)
+def test_a_bad_or_missing_value_is_a_400_showing_the_form_and_why(client, chips, query, message):
+    response = client.get(f"/chips/fit/?{query}")
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert message in page
+    assert '<form method="get"' in page and "Big192" not in page
+
+
+def test_without_params_the_page_is_the_form_alone(client, chips):
+    response = client.get("/chips/fit/")
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert '<input type="number" name="params"' in page and "Chips needed" not in page
+    assert 'name="bits" value="16"' in page
+
+
+def test_a_draft_chip_and_an_unpublished_edit_never_appear(client, chips):
+    draft = make_vendor(name="Draft Silicon", published=False)
+    make_spec(vendor=draft, chip="SecretX1", kind="memory", quantity="512", unit="GB")
+    Spec.objects.filter(chip="Big192").update(quantity="999")  # not published
+    page = client.get("/chips/fit/?params=405&bits=16").content.decode()
+    assert "SecretX1" not in page and "999" not in page
+    assert "810 GB / 192 GB" in page
+
+
+def test_the_quotient_shows_a_fraction_that_rounding_would_hide():
+    assert quotient_text(Decimal("4.21875")) == "4.22"
+    assert quotient_text(Decimal(4)) == "4"
+    assert quotient_text(Decimal("4.001")) == "4.001"  # 5 chips, never “4.00, so 5 chips”
+
+
+def test_a_model_size_is_exact_decimal_arithmetic():
+    size = Size(params=Decimal("7.3"), bits=Decimal("4.5"), kv_cache=None, overhead=Decimal("12.5"))
+    assert size.weights == Decimal("4.10625")
+    assert size.total == Decimal("4.10625") * Decimal("1.125")
+
+
+def _queries(client, url):
+    with CaptureQueriesContext(connection) as context:
+        assert client.get(url).status_code == 200
+    return len(context)
+
+
+def test_the_page_takes_the_same_queries_for_4_chips_and_for_40(client, chips):
+    url = "/chips/fit/?params=405&bits=16"
+    few = _queries(client, url)
+    assert few <= 4
+    vendor = make_vendor(name="Bulk", published=False)
+    for n in range(36):
+        make_spec(
+            vendor=vendor, chip=f"Bulk {n}", quantity=str(8 + n), unit="GB", verified_on=dt.date(2026, 11, 1)
+        )
+    publish(vendor)
+    assert _queries(client, url) == few
+    assert "Bulk 35" in client.get(url).content.decode()
