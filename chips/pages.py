@@ -12,7 +12,8 @@ from django.urls import reverse
 from editorial.models import PublishedVersion
 from editorial.pages import Pages, declare
 
-from .selectors import CHIPS_KEY
+from .models import VersionChip
+from .selectors import CHIPS_KEY, live_chips
 
 URL_NAMES = ("chips:list", "chips:trends", "chips:trends_csv")  # /chips/fit/ is asked on demand
 
@@ -34,5 +35,24 @@ def page_keys(before: PublishedVersion | None, after: PublishedVersion | None) -
 PAGES = Pages(url_names=URL_NAMES, every_path=every_path, page_keys={"vendor": page_keys})
 
 
+def chip_paths() -> list[str]:
+    """Every live chip's own page, /chips/<slug>/ (one query)."""
+    slugs = live_chips().order_by("slug").values_list("slug", flat=True).distinct()
+    return [reverse("chips:detail", args=[slug]) for slug in slugs]
+
+
+def version_chip_paths(version: PublishedVersion) -> list[str]:
+    """A newly published version's chips' pages, rendered at its publish. Each shows its
+    vendor's document (``version.page_key``, recorded as it is read), so no key of its own."""
+    slugs = VersionChip.objects.filter(version_id=version.pk).values_list("slug", flat=True)
+    return [reverse("chips:detail", args=[slug]) for slug in slugs]
+
+
+CHIP_PAGES = Pages(
+    url_names=("chips:detail",), every_path=chip_paths, item_paths={"vendor": version_chip_paths}
+)
+
+
 def register() -> None:
     declare(PAGES)
+    declare(CHIP_PAGES)
