@@ -1,8 +1,9 @@
 """What the API answers, read from live published versions only, through the pages' own selectors.
 
-Each function returns plain dicts shaped like api/schemas.py, or None when there is nothing
-live to show (the view answers 404). The vendor list filters with the public list's own
-filterset, so the API and the page can never disagree about what a filter means.
+Each function returns plain dicts shaped like api/schemas.py (a chip: api/chip_schemas.py),
+or None when there is nothing live to show (the view answers 404). The vendor list filters
+with the public list's own filterset, so the API and the page can never disagree about what
+a filter means.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from vendors.selectors import (
     live_vendors,
 )
 
-from . import schemas
+from . import chip_schemas
 
 type Answer = dict[str, Any]  # JSON-ready, shaped like one of api/schemas.py
 
@@ -225,8 +226,10 @@ def vendor_versions(request: HttpRequest, *, slug: str) -> Answer | None:
 
 
 def _chip(request: HttpRequest, chip: LiveChip) -> Answer:
-    """A live chip as the API shows it: every value with its cited sources drawn out."""
+    """A live chip as the API shows it: every value, price and result with its cited sources
+    drawn out, and the figures derived from them with their arithmetic."""
     vendor, version = chip.vendor, chip.version
+    derived = chip.chip.derived
     return {
         "slug": chip.slug,
         "name": chip.name,
@@ -239,8 +242,12 @@ def _chip(request: HttpRequest, chip: LiveChip) -> Answer:
         "url": request.build_absolute_uri(chip.profile_url),
         "api_url": request.build_absolute_uri(reverse("api:chip", kwargs={"slug": chip.slug})),
         "version": _version(request, version, url=_vendor_version_url(vendor.slug, version.number)),
-        "specs": [schemas.ChipSpec.of(spec) for spec in chip.specs],
-        "availability": [schemas.ChipAvailability.of(row) for row in chip.availability],
+        "specs": [chip_schemas.ChipSpec.of(spec) for spec in chip.specs],
+        "availability": [chip_schemas.ChipAvailability.of(row) for row in chip.availability],
+        "prices": [chip_schemas.ChipPrice.of(row) for row in chip.chip.prices],
+        "results": [chip_schemas.ChipResult.of(row) for row in chip.chip.results],
+        "derived": [chip_schemas.ChipDerived.of(figure) for figure in derived],
+        "lowest_on_demand": chip_schemas.ChipHourPrice.of(chip.chip.lowest_on_demand, derived),
     }
 
 

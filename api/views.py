@@ -8,7 +8,7 @@ from ninja.errors import HttpError
 
 from vendors.filters import SORTS
 
-from . import schemas, selectors
+from . import chip_schemas, schemas, selectors
 
 router = Router()
 
@@ -84,7 +84,7 @@ def vendor_versions(request, slug: str):
 @router.get(
     "/chips/",
     tags=["chips"],
-    response={200: schemas.ChipPage, 400: schemas.Error, **ERRORS},
+    response={200: chip_schemas.ChipPage, 400: schemas.Error, **ERRORS},
     by_alias=True,
     url_name="chips",
     operation_id="listChips",
@@ -93,7 +93,11 @@ def vendor_versions(request, slug: str):
     "value is kept as its source gave it (`quantity`, `unit`) and converted to its kind's unit "
     "(`value`, `value_unit`: 144 GiB is 154.6… GB), with what it is counted for (`scope`: per chip, "
     "system or pod), its precision and sparsity (compute), whether the vendor stated it, when an "
-    "editor last verified it, whether it is `stale`, and its sources with their quotes and support.",
+    "editor last verified it, whether it is `stale`, and its sources with their quotes and support. "
+    "Its `prices` and measured `results` keep their amounts and values as the decimal strings their "
+    "sources give (“4.916”, “50000”); `derived` holds the figures computed from cited, fresh values "
+    "(a price per chip-hour, per PFLOP-hour, …) each with its arithmetic, and `lowest_on_demand` its "
+    "lowest on-demand price per chip-hour in US dollars.",
 )
 def list_chips(
     request,
@@ -109,7 +113,7 @@ def list_chips(
 @router.get(
     "/chips/{slug}/",
     tags=["chips"],
-    response={200: schemas.ChipDetail, **ERRORS},
+    response={200: chip_schemas.ChipDetail, **ERRORS},
     by_alias=True,
     url_name="chip",
     operation_id="getChip",

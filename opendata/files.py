@@ -79,6 +79,24 @@ def chips_file(values, format, *, url):
     return csv_file(exports.chips_csv_rows(values), name, href)
 
 
+def prices_file(values, format, *, url):
+    """Every price of every live chip (``exports.price_values``), as CSV or JSON."""
+    name = f"chipsite-prices.{format}"
+    href = reverse("opendata:prices", args=[format])
+    if format == "json":
+        return json_file(exports.prices_export(values, url=url), name, href)
+    return csv_file(exports.prices_csv_rows(values), name, href)
+
+
+def results_file(values, format, *, url):
+    """Every measured result of every live chip (``exports.result_values``), as CSV or JSON."""
+    name = f"chipsite-results.{format}"
+    href = reverse("opendata:results", args=[format])
+    if format == "json":
+        return json_file(exports.results_export(values, url=url), name, href)
+    return csv_file(exports.results_csv_rows(values), name, href)
+
+
 def site_data(*, axes, url, rankings):
     """Everything visitors can read now, in one document: lanes, the rankings, every live
     profile and every live editorial comparison, each value with its sources and dates."""

@@ -2,7 +2,8 @@
 its publish; the rankings follow any list entry. /data/ and the whole-site file are built
 from everything, seconds at 10,000 vendors: they show ``dump``, which a publish only marks
 as due, and the worker's periodic sweep builds them again (infra/stored/). The chips' files
-follow any publish that changes a chip (``CHIPS_KEY``) and every vendor they hold."""
+(their values, prices and results) follow any publish that changes a chip (``CHIPS_KEY``: a
+chip's prices and results are part of it) and every vendor they hold."""
 
 from __future__ import annotations
 
@@ -21,6 +22,8 @@ URL_NAMES = (
     "opendata:site",
     "opendata:rankings",
     "opendata:chips",
+    "opendata:prices",
+    "opendata:results",
     "opendata:vendor",
     "opendata:comparison",
 )
@@ -37,7 +40,8 @@ def comparison_paths(version: ComparisonVersion) -> list[str]:
 def fixed_paths() -> Iterator[str]:
     yield from (reverse("opendata:index"), reverse("opendata:site"))
     yield from (reverse("opendata:rankings", args=[format]) for format in FORMATS)
-    yield from (reverse("opendata:chips", args=[format]) for format in FORMATS)
+    for name in ("opendata:chips", "opendata:prices", "opendata:results"):
+        yield from (reverse(name, args=[format]) for format in FORMATS)
 
 
 PAGES = surface(

@@ -41,30 +41,36 @@ def _rankings(request, axes):
     return _per_host(request, "rankings", compute)
 
 
+# What a build of every live chip gives, each a download of its own: the chips' values, their
+# prices and their measured results (opendata/exports/). One draw of the chips makes all three.
+CHIP_DATA = {"chips": exports.chip_values, "prices": exports.price_values, "results": exports.result_values}
+
+
 def _chips(request):
-    """Every live chip's values, and when the newest version holding one went live. A stored
-    file of them shows any chip's change and each vendor it holds, and expires when a value
-    turns stale, whether the values were built now or found in the cache. Each version's
-    values are kept until the freshness cutoff moves (a version never changes): a publish
-    draws again only the chips of the version it wrote."""
+    """Every live chip's values, prices and results ({name of ``CHIP_DATA``: its entries}), and
+    when the newest version holding one went live. A stored file of them shows any chip's
+    change and each vendor it holds, and expires when a value turns stale, whether the values
+    were built now or found in the cache. Each version's values are kept until the freshness
+    cutoff moves (a version never changes): a publish draws again only the chips of the
+    version it wrote."""
 
     def compute():
         versions = {row.version_id: row.version for row in selectors.live_chip_rows()}
-        each = cached_each("chip-values", list(versions), _chip_values, stamp=stale_before().isoformat())
-        values = [value for pk in versions for value in each[pk][0]]
+        each = cached_each("chip-data", list(versions), _chip_values, stamp=stale_before().isoformat())
+        data = {name: [entry for pk in versions for entry in each[pk][0][name]] for name in CHIP_DATA}
         turns_stale = [at for pk in versions if (at := each[pk][1]) is not None]
         updated = max((version.published_at for version in versions.values()), default=None)
         keys = sorted(version.page_key for version in versions.values())
-        return values, updated, keys, min(turns_stale, default=None)
+        return data, updated, keys, min(turns_stale, default=None)
 
-    values, updated, keys, until = _per_host(request, "chips", compute)
+    data, updated, keys, until = _per_host(request, "chip-data", compute)
     shows(CHIPS_KEY, *keys)
     expires(until)
-    return values, updated
+    return data, updated
 
 
 def _chip_values(version_ids):
-    """{version pk: (its chips' values, when one of them turns stale)}."""
+    """{version pk: (its chips' entries by name of ``CHIP_DATA``, when one of them turns stale)}."""
     chips = defaultdict(list)
     for chip in selectors.chips_of_versions(version_ids):
         chips[chip.version.pk].append(chip)
@@ -72,7 +78,10 @@ def _chip_values(version_ids):
     def turns_stale(pk):
         return document_of(chips[pk][0].version).turns_stale_at if chips[pk] else None
 
-    return {pk: (exports.chip_values(chips[pk]), turns_stale(pk)) for pk in version_ids}
+    return {
+        pk: ({name: build(chips[pk]) for name, build in CHIP_DATA.items()}, turns_stale(pk))
+        for pk in version_ids
+    }
 
 
 def _site(request, axes, *, rankings=None):
@@ -92,12 +101,29 @@ def rankings_download(request, format):
     return _send(files.rankings_file(entries, format, axes=axes, url=request.build_absolute_uri))
 
 
-def chips_download(request, format):
-    # Every live chip's values: seconds at 10,000 vendors, so again by the worker's sweep, not
-    # at each publish (the index /data/ and the whole-site file are built so too).
+def _chip_download(request, name, format):
+    # Every live chip's values, prices or results: seconds at 10,000 vendors, so again by the
+    # worker's sweep, not at each publish (the index /data/ and the whole-site file are built so too).
     shows(DEFERRED)
-    values, _ = _chips(request)
-    return _send(files.chips_file(values, format, url=request.build_absolute_uri))
+    data, _ = _chips(request)
+    return _send(CHIP_FILES[name](data[name], format, url=request.build_absolute_uri))
+
+
+CHIP_FILES = {"chips": files.chips_file, "prices": files.prices_file, "results": files.results_file}
+
+
+def chips_download(request, format):
+    return _chip_download(request, "chips", format)
+
+
+def prices_download(request, format):
+    """Every price of every live chip, with its amount per chip-hour, stated or derived."""
+    return _chip_download(request, "prices", format)
+
+
+def results_download(request, format):
+    """Every measured result of every live chip."""
+    return _chip_download(request, "results", format)
 
 
 def vendor_download(request, slug, format):
@@ -145,7 +171,9 @@ class DownloadListView(TemplateView):
             site_updated=site.updated,
             rankings_files=[files.rankings_file(rankings, f, axes=axes, url=url) for f in files.FORMATS],
             rankings_updated=rankings_updated,
-            chips_files=[files.chips_file(chips, f, url=url) for f in files.FORMATS],
+            chips_files=[files.chips_file(chips["chips"], f, url=url) for f in files.FORMATS],
+            prices_files=[files.prices_file(chips["prices"], f, url=url) for f in files.FORMATS],
+            results_files=[files.results_file(chips["results"], f, url=url) for f in files.FORMATS],
             chips_updated=chips_updated,
             page_obj=page,
             profiles=files.profile_listing(page.object_list, axes=axes, url=url),

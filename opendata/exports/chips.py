@@ -5,7 +5,7 @@ from django.urls import reverse
 
 from chips import quantities
 
-from .common import LICENCE, evidence_dict, iso, source_cells, source_columns, source_dict
+from .common import LICENCE, evidence_dict, iso, rows_with_sources, source_dict
 
 CHIP_COLUMNS = [
     "chip",
@@ -110,14 +110,4 @@ def chips_export(values, *, url):
 def chips_csv_rows(values):
     """The header and rows of the chips CSV: one row per value, then a title, URL and what it
     says (common.SAID) per source, as many as the most-cited value needs (as ``values_csv_rows``)."""
-    width = max((len(value["sources"]) for value in values), default=0) or 1
-    header = list(CHIP_COLUMNS)
-    for n in range(1, width + 1):
-        header += source_columns(n)
-    rows = []
-    for value in values:
-        cells = [value[column] for column in CHIP_COLUMNS]
-        for source in value["sources"]:
-            cells += source_cells(source, source)
-        rows.append(cells + [""] * (len(header) - len(cells)))
-    return header, rows
+    return rows_with_sources(values, CHIP_COLUMNS)

@@ -52,6 +52,22 @@ def source_cells(source, said):
     return [title, url, *(said.get(name, "") for name in SAID)]
 
 
+def rows_with_sources(values, columns):
+    """The header and rows of a CSV of download entries (dicts with ``sources``): ``columns``,
+    then a title, URL and what it says (``SAID``) per source, as many as the most-cited entry needs."""
+    width = max((len(value["sources"]) for value in values), default=0) or 1
+    header = list(columns)
+    for n in range(1, width + 1):
+        header += source_columns(n)
+    rows = []
+    for value in values:
+        cells = [value[column] for column in columns]
+        for source in value["sources"]:
+            cells += source_cells(source, source)
+        rows.append(cells + [""] * (len(header) - len(cells)))
+    return header, rows
+
+
 def scale(axes):
     return {
         "score_min": SCORE_MIN,

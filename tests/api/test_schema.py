@@ -30,6 +30,11 @@ def api_schema(db, settings):
     f.make_score(vendor=vendor, axis=axes[0], value=4, reason="Fast.", sources=[source])
     f.make_faq(vendor=vendor, sources=[source])
     f.make_spec(vendor=vendor, chip="Cited1", kind="memory", quantity="144", unit="GiB", sources=[source])
+    f.make_price(
+        vendor=vendor, chip="Cited1", per="instance-hour", chips_per_unit=8, verified_on=dt.date.today(),
+        sources=[source],
+    )  # fmt: skip
+    f.make_result(vendor=vendor, chip="Cited1", verified_on=dt.date.today(), sources=[source])
     publish(vendor, note="Facts added.")
     comparison = make_comparison(title="Two chips", slug="two-chips", vendors=[vendor, vendors[0]])
     criterion = f.make_criterion(comparison=comparison, name="Price")
