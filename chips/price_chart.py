@@ -1,10 +1,8 @@
 # mypy: disallow-untyped-defs, disallow-incomplete-defs
-"""A chip's prices over time as a chart drawn on the server: the arithmetic only (scales, ticks,
-where each point and label goes), no HTML and no database. The template
-(templates/chips/includes/price_chart.html) writes the SVG from a ``Chart``.
-
-The scale and tick helpers (``Scale``, ``nice_ticks``, ``month_ticks``) know nothing of prices,
-so another chart (a scatter of chips on /chips/trends/) can place its points with them.
+"""A chip's prices over time as a chart drawn on the server: where each price and label goes,
+no HTML and no database. The template (templates/chips/chip_detail.html) writes the SVG from a
+``Chart``. The scales and ticks are the ones every chart of chips uses (chips/charts.py); here
+the time axis is to the day, since a price is dated to the day.
 """
 
 from __future__ import annotations
@@ -15,89 +13,25 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Final
 
+from .charts import Linear, coordinate, month_label, month_number, month_of, month_ticks, value_ticks
+
 # The drawing's own units (its viewBox): small enough that a 12-unit label stays readable when
 # the chart is 300 px wide on a phone, and the stylesheet caps its width on a desktop.
 WIDTH: Final = 360
 HEIGHT: Final = 220
 LEFT, RIGHT, TOP, BOTTOM = 52, 14, 12, 30  # room for the $ labels and the dates
 SERIES_CLASSES: Final = 6  # series-0 … series-5 in site.css, then round again
-STEPS: Final = (Decimal(1), Decimal(2), Decimal("2.5"), Decimal(5), Decimal(10))  # times a power of ten
-MONTHS: Final = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
-
-
-@dataclass(frozen=True)
-class Scale:
-    """A linear map of ``domain`` (low, high) onto ``span`` (from, to) in drawing units; a
-    domain of one value maps it to the middle of the span."""
-
-    domain: tuple[float, float]
-    span: tuple[float, float]
-
-    def __call__(self, value: float) -> float:
-        low, high = self.domain
-        start, end = self.span
-        if high == low:
-            return round((start + end) / 2, 1)
-        return round(start + (value - low) / (high - low) * (end - start), 1)
 
 
 @dataclass(frozen=True)
 class Tick:
-    at: float  # where it is drawn, in drawing units
+    at: str  # where it is drawn along its axis, in drawing units
     label: str
+    anchor: str = "end"  # its label's text-anchor: the $ labels end at the axis
 
 
-def nice_ticks(low: Decimal, high: Decimal, *, at_most: int = 5) -> list[Decimal]:
-    """Round values from at or below ``low`` to at or above ``high``, a step of 1, 2, 2.5 or 5
-    times a power of ten apart, no more than ``at_most`` of them (0, 2.5, 5, 7.5 for 0 to 7)."""
-    if high < low:
-        low, high = high, low
-    if high == low:
-        high = low + (abs(low) or Decimal(1))
-    raw = (high - low) / max(at_most - 1, 1)
-    power = Decimal(1).scaleb(raw.adjusted())
-    step = next(
-        power * m
-        for m in (Decimal(1), Decimal(2), Decimal("2.5"), Decimal(5), Decimal(10))
-        if power * m >= raw
-    )
-    while True:
-        first = (low / step).to_integral_value(rounding="ROUND_FLOOR") * step
-        ticks = [first]
-        while ticks[-1] < high:
-            ticks.append(ticks[-1] + step)
-        if len(ticks) <= at_most:
-            return [tick.normalize() if tick else Decimal(0) for tick in ticks]
-        step *= 2
-
-
-def _month_index(day: dt.date) -> int:
-    return day.year * 12 + day.month - 1
-
-
-def _month(index: int) -> dt.date:
-    return dt.date(index // 12, index % 12 + 1, 1)
-
-
-def month_ticks(first: dt.date, last: dt.date, *, at_most: int = 4) -> list[dt.date]:
-    """First days of months from the month of ``first`` to past ``last``, 1, 2, 3, 6 or a
-    multiple of 12 months apart, no more than ``at_most`` of them (a year step starts in January)."""
-    start, end = _month_index(first), _month_index(last) + 1
-    for step in (1, 2, 3, 6, *(12 * n for n in range(1, 100))):
-        begin = start - start % step  # on a month the step divides: Jan, Apr, Jul, Oct for 3
-        count = -(-(end - begin) // step) + 1
-        if count <= at_most:
-            return [_month(begin + n * step) for n in range(count)]
-    return [_month(start), _month(end)]
-
-
-def month_label(day: dt.date, *, years_only: bool = False) -> str:
-    """“Mar 2026”, or “2026” when the ticks are a year or more apart."""
-    return str(day.year) if years_only else f"{MONTHS[day.month - 1]} {day.year}"
-
-
-def day_number(day: dt.date) -> float:
-    return float(day.toordinal())
+def day_number(day: dt.date) -> Decimal:
+    return Decimal(day.toordinal())
 
 
 @dataclass(frozen=True)
@@ -115,8 +49,8 @@ class PricePoint:
 @dataclass(frozen=True)
 class Placed:
     point: PricePoint
-    x: float
-    y: float
+    x: str
+    y: str
     series_class: str
 
 
@@ -154,20 +88,23 @@ def price_chart(points: Sequence[PricePoint], *, money: Callable[[Decimal], str]
         return None
     chart = Chart(width=WIDTH, height=HEIGHT, left=LEFT, right=WIDTH - RIGHT, top=TOP, bottom=HEIGHT - BOTTOM)
     days = sorted(point.day for point in points)
-    months = month_ticks(days[0], days[-1])
-    x = Scale((day_number(months[0]), day_number(months[-1])), (chart.left, chart.right))
-    years_only = len(months) > 1 and _month_index(months[1]) - _month_index(months[0]) >= 12
-    chart.x_ticks = [Tick(x(day_number(day)), month_label(day, years_only=years_only)) for day in months]
-    amounts = nice_ticks(Decimal(0), max(point.amount for point in points))
-    y = Scale((0.0, float(amounts[-1])), (chart.bottom, chart.top))
-    chart.y_ticks = [Tick(y(float(amount)), money(amount)) for amount in amounts]
+    first, last = month_number(days[0]), month_number(days[-1]) + 1  # the months' starts around them
+    months, step = month_ticks(first, last, at_most=4)
+    start, end = day_number(month_of(first)), day_number(month_of(last))
+    x = Linear(start, end, Decimal(chart.left), Decimal(chart.right))
+    for n in months:
+        at = x(day_number(month_of(n)))
+        anchor = "end" if at > chart.right - 24 else "middle"  # a label at the right edge stays inside
+        chart.x_ticks.append(Tick(coordinate(at), month_label(n, step), anchor))
+    amounts = value_ticks(max(point.amount for point in points), count=4)
+    y = Linear(Decimal(0), amounts[-1], Decimal(chart.bottom), Decimal(chart.top))
+    chart.y_ticks = [Tick(coordinate(y(amount)), money(amount)) for amount in amounts]
     labels = list(dict.fromkeys(point.series for point in points))
     classes = {label: f"series-{n % SERIES_CLASSES}" for n, label in enumerate(labels)}
     ordered = sorted(points, key=lambda point: (labels.index(point.series), point.day))
-    chart.points = [
-        Placed(point, x(day_number(point.day)), y(float(point.amount)), classes[point.series])
-        for point in ordered
-    ]
+    for point in ordered:
+        at_x, at_y = coordinate(x(day_number(point.day))), coordinate(y(point.amount))
+        chart.points.append(Placed(point, at_x, at_y, classes[point.series]))
     for label in labels:
         mine = [placed for placed in chart.points if placed.point.series == label]
         path = " ".join(f"{p.x},{p.y}" for p in mine) if len(mine) > 1 else ""

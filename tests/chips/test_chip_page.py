@@ -177,3 +177,27 @@ def test_the_page_takes_the_same_queries_for_1_version_and_for_10(client, h100, 
         page = client.get("/chips/h100/").content.decode()
     points = page.split('<details class="chart-table">')[1].split("</details>")[0]
     assert points.count("<tr>") == 11  # a head and 10 points
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_stored_chip_page_is_rendered_at_publish_and_again_when_its_vendor_publishes(
+    stored_pages, visitor
+):
+    from infra.models import StoredPage
+
+    vendor = make_vendor(name="AMD", slug="amd", published=False)
+    price = make_price(
+        vendor=vendor, chip="MI300X", amount=Decimal("2.50"), as_of=dt.date(2026, 1, 1), **fresh()
+    )
+    publish(vendor)
+    first = StoredPage.objects.get(path="/chips/mi300x/")  # rendered at the publish, not when asked
+    response = visitor.get("/chips/mi300x/")
+    assert response["X-Stored-Page"] == "hit" and "$2.50 per chip-hour" in response.content.decode()
+    Price.objects.filter(pk=price.pk).update(amount=Decimal("1.75"), as_of=dt.date(2026, 3, 1))
+    assert "$1.75" not in visitor.get("/chips/mi300x/").content.decode()  # a draft until published
+    publish(vendor)
+    assert StoredPage.objects.get(path="/chips/mi300x/").rendered_at > first.rendered_at
+    response = visitor.get("/chips/mi300x/")
+    page = response.content.decode()
+    assert response["X-Stored-Page"] == "hit"
+    assert "$1.75 per chip-hour" in page and "$2.50 per chip-hour, 1 Jan 2026" in page  # the old point stays
