@@ -20,6 +20,7 @@ TENTH: Final = Decimal("0.1")
 STEPS: Final = (Decimal(1), Decimal(2), Decimal("2.5"), Decimal(5), Decimal(10))  # of a power of ten
 MONTH_STEPS: Final = (1, 2, 3, 6, 12, 24, 60, 120)  # months between the ticks of the month axis
 SHAPES: Final = ("circle", "square", "triangle", "diamond")  # a series' marker, by its index
+TONES: Final = 6  # the colours of static/css/site.css's ``.trend-tone-N``, by a series' index
 
 
 @dataclass(frozen=True)
@@ -138,6 +139,10 @@ class Placed:
     @property
     def shape(self) -> str:
         return SHAPES[self.series % len(SHAPES)]
+
+    @property
+    def tone(self) -> int:
+        return self.series % TONES
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ from django import forms
 from . import quantities
 from .documents import Spec
 from .selectors import LiveChip
+from .trends import chip_href
 
 MAX_PARAMS: Final = Decimal(100_000)  # billion parameters
 MAX_BITS: Final = Decimal(64)
@@ -180,13 +181,17 @@ class Row:
         return self.fit.memory
 
     @property
+    def href(self) -> str:
+        return chip_href(self.chip.slug)
+
+    @property
     def sources(self) -> list[Any]:
         return list(self.fit.memory.cited)
 
 
-def fits(chips: list[LiveChip], size: Size) -> tuple[list[Row], list[LiveChip]]:
+def fits(chips: list[LiveChip], size: Size) -> tuple[list[Row], list[tuple[LiveChip, str]]]:
     """Each chip with a per-chip memory figure, by the chips it needs then name; and the chips
-    that state none."""
+    that state none, each with its page's address."""
     rows, unstated = [], []
     for chip in chips:
         memory = chip.spec("memory")
@@ -197,4 +202,4 @@ def fits(chips: list[LiveChip], size: Size) -> tuple[list[Row], list[LiveChip]]:
         rows.append(Row(fit=fit, needed=fit.needed(size), arithmetic=fit.arithmetic(size)))
     rows.sort(key=lambda row: (row.needed, row.chip.name.lower(), row.chip.vendor.name.lower()))
     unstated.sort(key=lambda chip: chip.name.lower())
-    return rows, unstated
+    return rows, [(chip, chip_href(chip.slug)) for chip in unstated]

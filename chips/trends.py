@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, Final
 
-from django.urls import NoReverseMatch, reverse
+from django.urls import reverse
 
 from . import charts, quantities, units
 from .documents import Availability, Spec
@@ -40,11 +40,8 @@ def available(chip: LiveChip) -> Availability | None:
 
 
 def chip_href(slug: str) -> str:
-    """A chip's own page."""
-    try:
-        return reverse("chips:detail", kwargs={"slug": slug})
-    except NoReverseMatch:  # the chip pages are not yet served everywhere this code runs
-        return f"/chips/{slug}/"
+    """A chip's own page, /chips/<slug>/."""
+    return reverse("chips:detail", kwargs={"slug": slug})
 
 
 def series_name(precision: str, sparse: bool | None) -> str:
@@ -225,6 +222,10 @@ class Series:
         return charts.SHAPES[self.index % len(charts.SHAPES)]
 
     @property
+    def tone(self) -> int:
+        return self.index % charts.TONES
+
+    @property
     def swatch(self) -> str:
         """The legend's marker, on a 16-unit square."""
         return charts.marker(self.shape, Decimal(8), Decimal(8))
@@ -254,11 +255,13 @@ class Chart:
         return any(point.dated.stage == "announced" for point in self.points)
 
 
-def _series_order(measure: Measure, name: str) -> tuple[int, int, str]:
+def _series_order(measure: Measure, name: str) -> tuple[int, str, int]:
+    """The measure's precisions in its order (others by name), then dense, sparse, not stated."""
     precision, _, sparsity = name.partition(", ")
-    rank = measure.precisions.index(precision) if precision in measure.precisions else len(measure.precisions)
+    known = measure.precisions
+    rank = known.index(precision) if precision in known else len(known)
     words = [quantities.SPARSITY_WORDS[s] or "sparsity not stated" for s in SPARSITY_ORDER]
-    return (rank, words.index(sparsity) if sparsity in words else len(words), name)
+    return (rank, precision, words.index(sparsity) if sparsity in words else len(words))
 
 
 def chart_of(measure: Measure, chips: Iterable[tuple[LiveChip, Availability]]) -> Chart:
@@ -275,7 +278,7 @@ def chart_of(measure: Measure, chips: Iterable[tuple[LiveChip, Availability]]) -
 @dataclass
 class Trends:
     charts: list[Chart]
-    undated: list[LiveChip]  # live chips with no month announced or generally available
+    undated: list[tuple[LiveChip, str]]  # live chips with no month announced or GA, and their pages
 
 
 def trends(chips: Iterable[LiveChip]) -> Trends:
@@ -287,7 +290,10 @@ def trends(chips: Iterable[LiveChip]) -> Trends:
             undated.append(chip)
         else:
             dated.append((chip, month))
-    return Trends(charts=[chart_of(measure, dated) for measure in MEASURES], undated=undated)
+    return Trends(
+        charts=[chart_of(measure, dated) for measure in MEASURES],
+        undated=[(chip, chip_href(chip.slug)) for chip in undated],
+    )
 
 
 CSV_HEADER: Final = (

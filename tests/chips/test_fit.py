@@ -40,6 +40,7 @@ def test_405b_at_16_bits_is_810_gb_and_a_192_gb_chip_needs_5_with_the_arithmetic
     page = response.content.decode()
     assert "405 billion parameters × 16 bits / 8 bits a byte = 810 GB of weights" in page
     row = row_of(page, "Big192")
+    assert '<a href="/chips/big192/">Big192</a>' in page  # the chip's own page
     assert "810 GB / 192 GB = 4.22, so 5 chips" in row
     assert re.search(r'<td class="number"><strong>5</strong></td>', row)
     assert 'href="https://example.com/big192">Big192 data sheet</a>' in row
@@ -56,7 +57,8 @@ def test_chips_are_sorted_by_chips_needed_and_a_chip_without_memory_reads_not_st
     ]
     assert "810 GB / 155 GB = 5.24, so 6 chips" in table
     assert "NoMemory" not in table
-    assert "Memory not stated" in page and "NoMemory</a>" in page.split("Memory not stated")[1]
+    assert "Memory not stated" in page
+    assert '<a href="/chips/nomemory/">NoMemory</a>' in page.split("Memory not stated")[1]
 
 
 def test_weights_only_is_said_and_a_kv_cache_and_overhead_are_added_in_the_arithmetic(client, chips):

@@ -70,7 +70,7 @@ def test_a_memory_point_links_to_its_chip_and_says_how_it_is_dated(client, chips
         svg,
     )
     assert "Beta (Example Silicon): 144 GiB; announced Mar 2026" in svg
-    assert 'class="series-0 announced"' in svg  # Beta is drawn hollow
+    assert 'class="trend-tone-0 announced"' in svg  # Beta is drawn hollow
     assert "Gamma" not in svg
 
 
