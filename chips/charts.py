@@ -195,8 +195,8 @@ def plot(points: Sequence[tuple[dt.date, Decimal, int]], frame: Frame | None = N
             Tick(coordinate(x(Decimal(n))), month_label(n, step), minor=i % 2 == 1)
             for i, n in enumerate(ticks)
         ],
-        y_ticks=[
-            Tick(coordinate(y(value)), quantities.text(value), minor=i % 2 == 1)
+        y_ticks=[  # counted from the top, so the highest tick is never left out
+            Tick(coordinate(y(value)), quantities.text(value), minor=(len(y_values) - 1 - i) % 2 == 1)
             for i, value in enumerate(y_values)
         ],
         points=placed,

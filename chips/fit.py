@@ -87,10 +87,8 @@ class FitForm(forms.Form):
     )
 
     def messages(self) -> list[str]:
-        """Each field's message, its label first: “Bits per weight: must be from 1 to 64.”."""
-        return [
-            f"{self.fields[name].label}: {error}" for name, errors in self.errors.items() for error in errors
-        ]
+        """Each field's message; each names its field (“Bits per weight must be from 1 to 64.”)."""
+        return [str(error) for errors in self.errors.values() for error in errors]
 
 
 def gb(value: Decimal) -> str:

@@ -204,6 +204,7 @@ def test_a_later_and_higher_point_is_drawn_right_of_and_above_an_earlier_lower_o
     assert frame.plot_left < Decimal(early.x) and Decimal(late.x) < frame.plot_right
     assert Decimal(late.y) >= frame.plot_top and Decimal(early.y) <= frame.plot_bottom
     assert drawn.y_ticks[0].at == str(frame.plot_bottom) and drawn.y_ticks[-1].at == str(frame.plot_top)
+    assert not drawn.y_ticks[-1].minor  # the highest tick's label stays on a phone
 
 
 def test_points_of_two_series_in_one_month_sit_apart_with_shapes_of_their_own():
