@@ -33,8 +33,13 @@ def _plain(value: Any) -> Any:
 
 
 def money(amount: Decimal | str, currency: str) -> str:
-    """“$98.32”, “$50,000”, “JPY 1,200”: an amount as pages write it, to the source's digits."""
-    written = quantities.text(str(amount))
+    """“$98.32”, “$1.50”, “$50,000”, “JPY 1,200”: an amount as pages write it, to the source's
+    digits, and to the cent where it has any (a source's “$1.50” is kept as 1.5)."""
+    value = quantities.figure(str(amount)) if isinstance(amount, str) else amount
+    places = value.normalize().as_tuple().exponent
+    if value != value.to_integral_value() and isinstance(places, int) and -places < 2:
+        value = value.quantize(Decimal("0.01"))
+    written = format(value, ",f")
     sign = CURRENCY_SIGN.get(currency)
     return f"{sign}{written}" if sign else f"{currency} {written}"
 

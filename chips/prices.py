@@ -3,8 +3,9 @@ chip-hour from an instance's price, dollars per PFLOP-hour at a stated precision
 dollar-hour, results per chip and per dollar, compute per watt.
 
 The one rule for what may be derived: only from inputs that cite a source and are not stale
-(claims.freshness), counted per chip, of one precision, and in one currency. A figure with an
-input missing, stale, uncited or of another precision is not derived at all: pages say nothing
+(claims.freshness), counted per chip, exact (a spec the source bounds, “up to 18 PFLOPS”, is a
+ceiling, not a figure to divide by), of one precision, and in one currency. A figure with an
+input missing, stale, uncited, bounded or of another precision is not derived at all: pages say nothing
 rather than something unsupported. Every surface (chip page, /chips/, comparison, API,
 downloads) reads these through ``Chip.derived`` of the published document.
 
@@ -116,7 +117,12 @@ def lowest_on_demand(prices: Iterable[Price], currency: str = "USD") -> HourPric
 
 
 def _per_chip(specs: Sequence[Spec], kind: str) -> list[Spec]:
-    return [spec for spec in specs if spec.kind == kind and spec.scope == "chip" and usable(spec)]
+    """The usable, exact per-chip specs of ``kind``."""
+    return [
+        spec
+        for spec in specs
+        if spec.kind == kind and spec.scope == "chip" and not spec.qualifier and usable(spec)
+    ]
 
 
 def derived_of(chip: Chip) -> list[Derived]:

@@ -50,7 +50,7 @@ SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 QUANTITY = re.compile(r"^\d+(?:\.\d+)?$")
 # A number standing on its own (not the "3" of "Trainium3" or the "8" of "FP8"); 9,216 is one number.
 NUMBER = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?( million\b)?")
-SPARSE = re.compile(r"(?i)\bspars(?:e|ity)\b")
+SPARSE = re.compile(r"(?i)\bspars(?:e|ely|ity)\b")
 DENSE = re.compile(r"(?i)\bdense\b")
 # How a source bounds a figure, in the words just before it: "over 10 PFLOPS", "up to 9,216 chips".
 QUALIFIER_WORDS = {
@@ -183,18 +183,21 @@ def test_the_file_says_where_its_numbers_come_from():
 
 def test_a_page_read_beyond_the_data_says_what_it_is_when_it_was_read_and_its_words():
     for page in CHIPS["pages"]:
-        assert set(page) == {"url", "title", "publisher", "read_on", "words", "note"}
+        assert set(page) == {"url", "title", "publisher", "read_on", "words", "note", "vendor", "vendor_own"}
         assert page["url"].startswith("https://") and page["url"] not in FACT_TEXTS
         assert page["title"].strip() and page["publisher"].strip() and page["note"].strip()
         assert re.fullmatch(r"\d{4}-\d{2}-\d{2}", page["read_on"])
         cited = [
-            source["quote"]
+            (chip["vendor"], source["quote"])
             for chip in CHIPS["chips"]
-            for spec in chip["specs"]
-            for source in spec["sources"]
+            for row in [*chip["specs"], *chip.get("availability", [])]
+            for source in row["sources"]
             if source["url"] == page["url"]
         ]
-        assert sorted(set(cited)) == sorted(page["words"]), "a page's words are the quotes citing it"
+        assert sorted({quote for _, quote in cited}) == sorted(page["words"]), (
+            "a page's words are the quotes citing it"
+        )
+        assert {vendor for vendor, _ in cited} == {page["vendor"]}, "a page is read for one vendor's chips"
 
 
 def test_trainium3s_per_chip_compute_is_awss_own_mxfp8_figure():
@@ -285,6 +288,8 @@ def test_source_is_in_the_data_and_states_the_number(chip, spec, source):
     if url in FACT_TEXTS:
         vendors = {slug for text, _, slug in FACT_TEXTS[url] if quote in text}
         assert chip["vendor"] in vendors, f"{url} is not a source of {chip['vendor']}"
+    elif url in PAGES:  # a page read beyond the data files, for the vendor it names
+        assert chip["vendor"] == PAGES[url]["vendor"]
     else:
         assert chip["vendor"] == TRAINIUM_SOURCES["vendor"]
 
@@ -351,6 +356,8 @@ def test_vendor_stated_follows_the_sources(chip, spec):
     for source in spec["sources"]:
         if source["url"] in FACT_TEXTS:
             stated += [vs for text, vs, _ in FACT_TEXTS[source["url"]] if source["quote"] in text]
+        elif source["url"] in PAGES:  # a page beyond the data says whether it is the vendor's own
+            stated.append(PAGES[source["url"]]["vendor_own"])
         else:
             stated.append(aws_own(source["url"]))
     assert spec["vendor_stated"] == any(stated)
@@ -364,7 +371,7 @@ MONTH_NAMES = ["January", "February", "March", "April", "May", "June", "July", "
                "October", "November", "December"]  # fmt: skip
 # The words by which the data says a chip reached each stage.
 STAGE_WORDS = {
-    "announced": re.compile(r"(?i)\b(?:announced|unveiled|launched|detailed)\b"),
+    "announced": re.compile(r"(?i)\b(?:announced|unveiled|launched|detailed|introduced|revealed|released)\b"),
     "preview": re.compile(r"(?i)\bpreview\b"),
     "ga": re.compile(r"(?i)\b(?:generally available|general availability|orderable)\b"),
 }
@@ -420,6 +427,8 @@ def test_availability_is_the_datas_words_with_its_stage_and_month(chip, row):
         )
         if url in FACT_TEXTS:
             stated += [vs for text, vs, _ in FACT_TEXTS[url] if quote in text]
+        elif url in PAGES:
+            stated.append(PAGES[url]["vendor_own"])
         elif url in PAIR_TEXTS:
             stated.append(aws_own(url))
     assert said_stage, f"no source of {chip['name']} says it was {row['stage']}"

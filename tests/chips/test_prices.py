@@ -39,7 +39,7 @@ def test_a_price_is_published_with_its_chip_as_the_source_gives_it():
         "USD",
         "chip-hour",
     )
-    assert price.shown == "$1.5 per chip-hour"
+    assert price.shown == "$1.50 per chip-hour"
     assert price.display_as_of == "18 May 2026"
     assert [s.title for s in price.cited] == ["AMD inference economics"]
 
@@ -77,7 +77,7 @@ def test_dollars_per_pflop_hour_divide_the_lowest_on_demand_price_by_compute_at_
     (figure,) = live_chip(vendor).derived
     assert figure.label == "Dollars per PFLOP-hour, FP8, dense"
     assert figure.shown == "$0.574 per PFLOP-hour"
-    assert figure.arithmetic == "$1.5 per chip-hour (TensorWave) / 2.6149 PFLOPS FP8, dense"
+    assert figure.arithmetic == "$1.50 per chip-hour (TensorWave) / 2.6149 PFLOPS FP8, dense"
 
 
 def test_nothing_is_derived_from_a_stale_or_uncited_input():
@@ -131,3 +131,13 @@ def test_a_price_per_chip_hour_buys_one_chip():
     vendor = make_vendor(published=False)
     with pytest.raises(ValidationError, match="A price per chip-hour buys one chip"):
         make_price(vendor=vendor, per="chip-hour", chips_per_unit=8)
+
+
+def test_a_figure_the_source_bounds_is_no_input_to_a_derived_one():
+    vendor = make_vendor(published=False)
+    cited = {"sources": [make_source()], "verified_on": TODAY}
+    make_spec(vendor=vendor, kind="compute", quantity="18000", unit="TFLOPS", precision="FP4", qualifier="up_to",
+              **cited)  # fmt: skip
+    make_price(vendor=vendor, amount=Decimal("3.75"), **cited)
+    publish(vendor)
+    assert [figure.label for figure in live_chip(vendor).derived] == []

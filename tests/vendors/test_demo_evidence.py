@@ -13,6 +13,7 @@ from django.apps import apps
 from chips.models import Spec
 from claims.models import Citation, Support, Wording
 from vendors.demo import CHIPS, QUOTE_JOIN, REFERENCE, REFERENCE_SOURCES, VENDORS, load_demo
+from vendors.demo.market import PRICES, RESULTS
 from vendors.models import Event, Fact
 
 DATA = json.loads(Path(VENDORS).read_text())
@@ -26,6 +27,9 @@ for pair in SOURCES["claims"] + SOURCES["contradictions"]:
 # ... and the words of the pages read beyond the data files (chips.json's ``pages``).
 for page in json.loads(Path(CHIPS).read_text()).get("pages", []):
     VERBATIM.setdefault(page["url"], []).extend(page["words"])
+# ... and the quotes of prices.json and benchmarks.json, each holding its row's number.
+for row in json.loads(PRICES.read_text())["prices"] + json.loads(RESULTS.read_text())["results"]:
+    VERBATIM.setdefault(row["url"], []).append(row["quote"])
 # Our words for what a page says: vendors.json's fact values and event texts.
 SUMMARIES: dict[str, list[str]] = {}
 for vendor in DATA["vendors"]:

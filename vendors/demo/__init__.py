@@ -24,6 +24,7 @@ from vendors.event_dates import parse_event_date  # '2025-12-03' a day, '2025-12
 from vendors.models import FAQ, Attribute, Axis, Event, Fact, Lane, Score, SiteSettings, Vendor
 
 from .evidence import PARTLY_CONTRADICTING, QUOTE_JOIN, join_quotes, overall_support
+from .market import MarketLoader
 
 DEMO_DIR = Path(__file__).resolve().parent
 REFERENCE = DEMO_DIR / "aws_trainium.json"
@@ -84,6 +85,7 @@ class DemoLoader:
         # day they were read and why, for the source each one becomes.
         self.pages = {page["url"]: page for page in chips.get("pages", [])}
         self.compiled_on = dt.date.fromisoformat(self.data["compiled_on"])
+        self.market = MarketLoader()  # prices.json and benchmarks.json
         # A URL's title, where a fact gives one; events only give the URL.
         self.titles: dict[str, str] = {}
         self.notes: dict[str, list[str]] = {}
@@ -171,6 +173,10 @@ class DemoLoader:
         )
         self.report.count("sources", created)
         return source
+
+    def known_source(self, url):
+        """The source of ``url`` as the data files name it (a fact's title, a page's), or None."""
+        return self.source(url) if url in self.titles or url in self.pages else None
 
     def read_on(self, cited):
         """The days the pages of ``cited`` beyond the data files were read: a row resting on one
@@ -346,6 +352,7 @@ class DemoLoader:
                 )
                 self.cite_with_quotes(row, given["sources"])
         recompute_sources_differ(specs=vendor.specs.all())  # chips/stated.py: what the queue lists
+        self.market.load(vendor, report=self.report, known_source=self.known_source)
 
     def cite_with_quotes(self, row, cited):
         """``row`` cites each page of ``cited`` ([{url, quote, wording, support}]) with its words
