@@ -1,6 +1,7 @@
 """What each editor's daily digest says of vendors (editorial/notifications.py): the facts,
-events, scores, chip specs and availability dates they last verified that are stale now (the
-one rule, VerifiableQuerySet.stale), and the dead sources those cite."""
+events, scores, chip specs, availability dates, chip prices and measured results they last
+verified that are stale now (every kind of publishing.VERIFIED_KINDS, by the one rule,
+VerifiableQuerySet.stale), and the dead sources those cite."""
 
 from django.conf import settings
 from django.db.models import Q

@@ -11,7 +11,16 @@ from django.db import transaction
 from django.db.models import F, Max, Model, Q, QuerySet
 from django.utils import timezone
 
-from chips.models import Availability, AvailabilityCitation, Price, Result, Spec, SpecCitation
+from chips.models import (
+    Availability,
+    AvailabilityCitation,
+    Price,
+    PriceCitation,
+    Result,
+    ResultCitation,
+    Spec,
+    SpecCitation,
+)
 from chips.services import recompute_sources_differ
 from claims.models import Citation, Source, Verifiable
 from editorial import services as workflow
@@ -26,7 +35,8 @@ if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
 type ClaimModel = type[Fact] | type[Event] | type[Score]
-type ImportedModel = ClaimModel | type[Spec] | type[Availability]  # a CSV file's rows (vendors/importing.py)
+# A CSV file's rows (vendors/importing/)
+type ImportedModel = ClaimModel | type[Spec] | type[Availability] | type[Price] | type[Result]
 # A claim kind's citation table (claims.models.citation_table builds most of them).
 type CitationModel = type[Citation]
 
@@ -121,15 +131,17 @@ def import_rows(
         "fact": (Fact, FactCitation),
         "spec": (Spec, SpecCitation),
         "availability": (Availability, AvailabilityCitation),
+        "price": (Price, PriceCitation),
+        "result": (Result, ResultCitation),
         "event": (Event, EventCitation),
         "score": (Score, ScoreCitation),
     }
     positions = {
         kind: models[kind][0].objects.filter(vendor=vendor).aggregate(last=Max("position"))["last"] or 0
-        for kind in ("fact", "spec", "availability", "event")
+        for kind in ("fact", "spec", "availability", "price", "result", "event")
     }
     # (row, unsaved item), created together below
-    added: dict[str, list[tuple[PlannedRow, Fact | Event | Score | Spec | Availability]]] = {
+    added: dict[str, list[tuple[PlannedRow, Fact | Event | Score | Spec | Availability | Price | Result]]] = {
         kind: [] for kind in models
     }
     for row in plan.to_write:

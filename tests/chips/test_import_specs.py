@@ -310,7 +310,7 @@ def test_an_availability_row_updates_the_same_chips_stage(client, editor, vendor
         ({"value": "2025-12-02", "measure": "ga"}, "dated to the month"),
         ({"value": "December", "measure": "ga"}, "is not a date"),
         ({"value": "2025-12", "measure": "shipping"}, "measure is announced, preview, ga"),
-        ({"value": "2025-12", "measure": "ga", "unit": "GB"}, "unit is for spec rows only"),
+        ({"value": "2025-12", "measure": "ga", "unit": "GB"}, "unit is for spec and result rows only"),
     ],
 )
 def test_an_availability_row_that_is_not_a_stage_and_month_is_a_row_error(

@@ -223,7 +223,7 @@ class TestQueue:
             vendor = f.make_vendor()
             for _ in range(5):
                 f.make_fact(vendor=vendor, verified_on=None)
-        with django_assert_max_num_queries(16):
+        with django_assert_max_num_queries(18):
             admin_client.get(QUEUE)
 
     def test_an_editor_can_open_the_queue_and_act_on_it(self, client, vendor):
@@ -358,8 +358,8 @@ class TestMarkVerifiedOnVendors:
 
         page = response.content.decode()
         assert (
-            "Marked 1 vendor verified today: 2 facts, 1 event, 1 score, 1 chip spec and 1 availability date."
-            in page
+            "Marked 1 vendor verified today: 2 facts, 1 event, 1 score, 1 chip spec, 1 availability date, "
+            "0 chip prices and 0 measured results." in page
         )
         today = timezone.localdate()
         for model in (Fact, Event, Score, Spec, Availability):
@@ -426,8 +426,8 @@ class TestVerifiedByOnTheChangeForm:
         )  # a phone shows each cell's label in the cell
         assert [v for v in verifiers if superuser.username in v] and len(verifiers) >= 3
         assert sum(superuser.username in v for v in verifiers) == 3  # the empty template rows say "-"
-        # facts, chips, chip availability, events, scores
-        assert page.count('<th class="column-verified_on">') == 5
+        # facts, chips, chip availability, chip prices, measured results, events, scores
+        assert page.count('<th class="column-verified_on">') == 7
 
     def test_a_date_entered_by_hand_is_vouched_for_by_whoever_entered_it(
         self, admin_client, superuser, vendor
@@ -510,7 +510,7 @@ class TestAdminIndex:
 
         assert (
             f'<a href="{QUEUE}">3 stale rows</a> (2 facts, 1 event, 0 scores, 0 chip specs, '
-            "0 availability dates: not verified in the last" in page
+            "0 availability dates, 0 chip prices, 0 measured results: not verified in the last" in page
         )
         assert "90 days, or citing a source that failed its checks)" in page
 
@@ -519,8 +519,9 @@ class TestAdminIndex:
         f.make_fact(vendor=vendor, verified_on=days_ago(31))
 
         assert (
-            "1 stale row</a> (1 fact, 0 events, 0 scores, 0 chip specs, 0 availability dates: "
-            "not verified in the last 30 days" in (admin_client.get("/admin/").content.decode())
+            "1 stale row</a> (1 fact, 0 events, 0 scores, 0 chip specs, 0 availability dates, "
+            "0 chip prices, 0 measured results: not verified in the last 30 days"
+            in (admin_client.get("/admin/").content.decode())
         )
 
     def test_one_count_query_per_kind(self, superuser, django_assert_num_queries):
@@ -530,7 +531,8 @@ class TestAdminIndex:
         request = RequestFactory().get("/admin/")
         request.user = superuser
         template = engines["django"].from_string("{% load staleness %}{% stale_facts as s %}{{ s.count }}")
-        with django_assert_num_queries(5):  # facts, events, scores, chip specs, availability dates
+        # facts, events, scores, chip specs, availability dates, chip prices, measured results
+        with django_assert_num_queries(7):
             assert template.render({"request": request}) == "0"
 
     def test_not_shown_to_a_user_who_may_not_view_facts_events_or_scores(self, client):
@@ -916,12 +918,12 @@ class TestQueueOfEventsAndScores:
         assert dead.problem_text.startswith("source returned 404 on ") and dead.problem_text in text
         assert "page text changed since 28 Nov" in text
 
-    # Session, user, 5 counts for the menu, the filters' choices (vendors, lanes, and
+    # Session, user, 7 counts for the menu, the filters' choices (vendors, lanes, and
     # attributes or axes), 2 counts, a site-settings check, the rows, their flagged sources,
     # their citations whose quote is gone (and for specs, every citation: sources that differ).
     @pytest.mark.parametrize(
         ("url", "queries"),
-        [(QUEUE, 16), (EVENTS, 15), (SCORES, 16), (SPECS, 16), (AVAILABILITY, 15)],
+        [(QUEUE, 18), (EVENTS, 17), (SCORES, 18), (SPECS, 18), (AVAILABILITY, 17)],
         ids=["facts", "events", "scores", "specs", "availability"],
     )
     def test_query_count_is_the_same_at_two_sizes(

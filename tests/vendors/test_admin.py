@@ -180,6 +180,8 @@ def queued_task():
             "vendors.StaleScore",
             "chips.StaleSpec",
             "chips.StaleAvailability",
+            "chips.StalePrice",
+            "chips.StaleResult",
         }
     ],
     ids=lambda m: m._meta.label,

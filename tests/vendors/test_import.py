@@ -316,9 +316,9 @@ def test_the_change_page_links_to_import_and_export(client, editor, vendor):
 
 
 # Session, user and permissions; the vendor; attributes, axes and the sources named; the
-# profile's facts, specs, availability, events and scores with their sources (each one query
-# and a prefetch); the chips other vendors have.
-PREVIEW_QUERIES = 17
+# profile's facts, specs, availability, prices, results, events and scores with their sources
+# (each one query, and a prefetch when it has rows); the chips other vendors have.
+PREVIEW_QUERIES = 19
 
 
 @pytest.mark.parametrize("count", [5, 100])

@@ -6,6 +6,7 @@ from django.contrib import admin
 from .profile import VendorAdmin
 from .reference import AttributeAdmin, AxisAdmin, LaneAdmin, SiteSettingsAdmin
 from .staleness import StaleEventAdmin, StaleFactAdmin, StaleScoreAdmin
+from .staleness_market import StalePriceAdmin, StaleResultAdmin
 
 admin.site.site_header = "chipsite editorial admin"
 admin.site.site_title = "chipsite admin"
@@ -20,6 +21,8 @@ __all__ = [
     "SiteSettingsAdmin",
     "StaleEventAdmin",
     "StaleFactAdmin",
+    "StalePriceAdmin",
+    "StaleResultAdmin",
     "StaleScoreAdmin",
     "VendorAdmin",
 ]

@@ -1,9 +1,10 @@
 """Verification: “Mark verified today”, and the staleness queue of every verified row.
 
-The queue is one list per kind (facts, events, scores, chip specs, availability dates) under
-one menu, each with the same rule (VerifiableQuerySet.stale()), the same columns and the same
-ways out: an “Edit” link to the row itself on its vendor's page (``#fact-12``), a “Mark
-verified today” button on each row, and the action for the rows ticked.
+The queue is one list per kind (facts, events, scores, chip specs, availability dates, chip
+prices, measured results: the last two in staleness_market.py) under one menu, each with the
+same rule (VerifiableQuerySet.stale()), the same columns and the same ways out: an “Edit”
+link to the row itself on its vendor's page (``#fact-12``), a “Mark verified today” button on
+each row, and the action for the rows ticked.
 """
 
 from django.conf import settings
@@ -17,7 +18,17 @@ from django.utils.html import format_html, format_html_join
 from django.utils.text import Truncator
 
 from chips import quantities, units
-from chips.models import Availability, Spec, SpecCitation, StaleAvailability, StaleSpec
+from chips.models import (
+    Availability,
+    Price,
+    Result,
+    Spec,
+    SpecCitation,
+    StaleAvailability,
+    StalePrice,
+    StaleResult,
+    StaleSpec,
+)
 from chips.selectors import difference_text
 from claims.freshness import verified_moment
 from claims.models import VerifiableQuerySet
@@ -57,6 +68,8 @@ QUEUES: list[tuple[type[Model], VerifiedModel, str]] = [
     (StaleScore, Score, "scores"),
     (StaleSpec, Spec, "specs"),
     (StaleAvailability, Availability, "availability"),
+    (StalePrice, Price, "prices"),
+    (StaleResult, Result, "results"),
 ]
 
 

@@ -16,8 +16,11 @@ from claims.models import Source
 
 from ..models import Attribute, Axis, Vendor
 from .columns import KINDS, URL_SEPARATORS
+from .market_rows import MARKET_READERS, price_key, result_key
 from .reading import Cells
-from .rows import Key, PlannedRow, Reference, RowError, read_row, spec_key
+from .rows import READERS, Key, PlannedRow, Reference, RowError, read_row, spec_key
+
+_READERS = READERS | MARKET_READERS  # each kind's own checks
 
 
 class ImportChanged(ValueError):
@@ -103,6 +106,10 @@ def _existing(vendor: Vendor) -> Existing:
         existing["spec"].setdefault(spec_key(spec), []).append(spec)
     for row in vendor.availability.order_by("position", "pk").prefetch_related("sources"):
         existing["availability"].setdefault((row.chip_slug, row.stage), []).append(row)
+    for price in vendor.prices.order_by("position", "pk").prefetch_related("sources"):
+        existing["price"].setdefault(price_key(price), []).append(price)
+    for result in vendor.results.order_by("position", "pk").prefetch_related("sources"):
+        existing["result"].setdefault(result_key(result), []).append(result)
     for event in vendor.events.order_by("position", "date", "pk").prefetch_related("sources"):
         existing["event"].setdefault((event.date, event.precision), []).append(event)
     for score in vendor.scores.prefetch_related("sources"):
@@ -117,7 +124,7 @@ def _plan_row(
     nth row with it, if it has one."""
     row = PlannedRow(number=number, kind=cells["kind"].lower(), label=cells["label"])
     try:
-        key = read_row(row, cells, reference)
+        key = read_row(row, cells, reference, readers=_READERS)
         nth = _nth(row, key, seen[row.kind])
         matches = existing[row.kind].get(key, [])
         row.target = matches[nth] if nth < len(matches) else None
@@ -157,6 +164,42 @@ _FIELDS = {
     "availability": [
         ("chip", "chip"),
         ("month", "month"),
+        ("vendor_stated", "vendor-stated"),
+        ("verified_on", "verified on"),
+    ],
+    "price": [
+        ("chip", "chip"),
+        ("provider", "provider"),
+        ("offer", "offer"),
+        ("kind", "bought"),
+        ("amount", "amount"),
+        ("currency", "currency"),
+        ("per", "per"),
+        ("chips_per_unit", "chips bought"),
+        ("region", "region"),
+        ("difference_note", "note on differing sources"),
+        ("as_of", "as of"),
+        ("as_of_precision", "dated to the"),
+        ("vendor_stated", "vendor-stated"),
+        ("verified_on", "verified on"),
+    ],
+    "result": [
+        ("chip", "chip"),
+        ("system", "system"),
+        ("chips_in_system", "chips"),
+        ("suite", "suite"),
+        ("suite_version", "version"),
+        ("workload", "workload"),
+        ("scenario", "scenario"),
+        ("metric", "metric"),
+        ("value", "value"),
+        ("unit", "unit"),
+        ("counted", "as the source counts it"),
+        ("division", "division"),
+        ("availability", "system availability"),
+        ("submitter", "submitter"),
+        ("as_of", "as of"),
+        ("as_of_precision", "dated to the"),
         ("vendor_stated", "vendor-stated"),
         ("verified_on", "verified on"),
     ],

@@ -7,7 +7,7 @@ so that a row with several mistakes always shows the same one first.
 
 import datetime as dt
 import re
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -21,7 +21,7 @@ from claims.models import Source
 
 from ..event_dates import EventDateError, parse_event_date
 from ..models import SCORE_MAX, SCORE_MIN, Attribute, Axis
-from .columns import COLUMNS, KINDS, NO, SPEC_COLUMNS, STATED_KINDS, URL_SEPARATORS, YES
+from .columns import COLUMNS, KINDS, NO, OWN_COLUMNS, STATED_KINDS, URL_SEPARATORS, YES
 from .reading import Cells
 
 _ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
@@ -60,14 +60,19 @@ class Reference:
     today: dt.date
 
 
-def read_row(row: PlannedRow, cells: Cells, reference: Reference) -> Key:
-    """Check one row and fill ``row.values`` and ``row.sources``; returns its matching key."""
+type Reader = Callable[[PlannedRow, Cells, "Reference", bool], tuple[Values, Key]]
+
+
+def read_row(row: PlannedRow, cells: Cells, reference: Reference, *, readers: Mapping[str, Reader]) -> Key:
+    """Check one row and fill ``row.values`` and ``row.sources``; returns its matching key.
+    ``readers`` are each kind's own checks (READERS here, a price's and a result's in
+    market_rows)."""
     _check_shape(row, cells)
     values: Values = {"verified_on": _verified_on(cells["verified_on"], today=reference.today)}
     stated = _vendor_stated(row, cells)
     _check_unused_columns(row, cells)
     _add_sources(row, cells, sources=reference.sources)
-    own, key = _READERS[row.kind](row, cells, reference, stated)
+    own, key = readers[row.kind](row, cells, reference, stated)
     row.values = values | own
     return key
 
@@ -76,7 +81,7 @@ def _check_shape(row: PlannedRow, cells: Cells) -> None:
     if cells[None] and any(cell.strip() for cell in cells[None]):
         raise RowError(f"it has more cells than the {len(COLUMNS)} columns")
     if row.kind not in KINDS:
-        raise RowError(f"kind must be fact, spec, availability, event or score, not “{cells['kind'][:40]}”")
+        raise RowError(f"kind must be {', '.join(KINDS[:-1])} or {KINDS[-1]}, not “{cells['kind'][:40]}”")
 
 
 def _vendor_stated(row: PlannedRow, cells: Cells) -> bool:
@@ -84,18 +89,22 @@ def _vendor_stated(row: PlannedRow, cells: Cells) -> bool:
     if stated not in YES + NO:
         raise RowError(f"vendor_stated is yes or no, not “{cells['vendor_stated'][:40]}”")
     if row.kind not in STATED_KINDS and stated in YES:
-        raise RowError("only facts, specs and availability can be vendor-stated: leave vendor_stated empty")
+        raise RowError(
+            "only facts, specs, availability, prices and results can be vendor-stated: "
+            "leave vendor_stated empty"
+        )
     return stated in YES
 
 
 def _check_unused_columns(row: PlannedRow, cells: Cells) -> None:
-    """The spec columns are a spec's (an availability row's stage goes in ``measure``), the
-    reason a score's."""
-    own = {"spec": SPEC_COLUMNS, "availability": ("measure",)}.get(row.kind, ())
-    if filled := [name for name in SPEC_COLUMNS if cells[name] and name not in own]:
-        raise RowError(
-            f"{', '.join(filled)} {'is' if len(filled) == 1 else 'are'} for spec rows only: leave empty"
-        )
+    """The columns after the first seven are the kinds' of columns.OWN_COLUMNS (an availability
+    row's stage goes in ``measure``), the reason a score's; each one filled on a row of another
+    kind is named with the kinds it is for."""
+    own = OWN_COLUMNS.get(row.kind, ())
+    others = [name for name in COLUMNS[7:] if cells.get(name) and name not in own]
+    if others:
+        said = [f"{name} is for {_owners(name)} rows only" for name in others]
+        raise RowError(f"{'; '.join(said)}: leave {'it' if len(others) == 1 else 'them'} empty")
     if row.kind != "score" and cells["reason"]:
         raise RowError(f"{row.kind}s have no reason: leave the reason column empty")
 
@@ -149,8 +158,15 @@ def _score(row: PlannedRow, cells: Cells, reference: Reference, stated: bool) ->
     return {"axis": axis, "value": int(value), "reason": cells["reason"]}, axis.pk
 
 
-# Each kind's own checks: its values (beyond verified_on) and its matching key.
-_READERS: dict[str, Callable[[PlannedRow, Cells, Reference, bool], tuple[Values, Key]]] = {
+def _owners(column: str) -> str:
+    """“spec and result”: the kinds whose rows fill ``column``."""
+    kinds = [kind for kind, columns in OWN_COLUMNS.items() if column in columns]
+    return " and ".join([", ".join(kinds[:-1]), kinds[-1]] if len(kinds) > 1 else kinds)
+
+
+# Each kind's own checks but a price's and a result's (market_rows): its values (beyond
+# verified_on) and its matching key.
+READERS: dict[str, Reader] = {
     "fact": _fact,
     "spec": _spec,
     "availability": _availability,
@@ -261,13 +277,20 @@ _STAGES = {stage.casefold(): stage for stage in Stage.values} | {
 }
 
 
-def _availability_values(row: PlannedRow, cells: Cells, *, taken: dict[str, str]) -> Values:
-    """An availability row's values: its chip (as a spec's), its stage and its month."""
+def chip_named(row: PlannedRow, *, taken: dict[str, str], what: str) -> str:
+    """The chip a row of a chip (an availability date, a price, a result) names in its label:
+    a name with letters or digits, of no other vendor's chip."""
     name = row.label
     if not name or not chip_slug(name):
-        raise RowError("an availability row names its chip in the label column, e.g. Trainium3")
+        raise RowError(f"{what} names its chip in the label column, e.g. Trainium3")
     if (other := taken.get(chip_slug(name))) is not None:
         raise RowError(f"{name[:80]} is already a chip of {other}")
+    return name
+
+
+def _availability_values(row: PlannedRow, cells: Cells, *, taken: dict[str, str]) -> Values:
+    """An availability row's values: its chip (as a spec's), its stage and its month."""
+    name = chip_named(row, taken=taken, what="an availability row")
     stage = _STAGES.get(cells["measure"].casefold())
     if stage is None:
         raise RowError(
