@@ -13,13 +13,24 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Final
 
-from .charts import Linear, coordinate, month_label, month_number, month_of, month_ticks, value_ticks
+from .charts import (
+    SHAPES,
+    Linear,
+    coordinate,
+    marker,
+    month_label,
+    month_number,
+    month_of,
+    month_ticks,
+    value_ticks,
+)
 
 # The drawing's own units (its viewBox): small enough that a 12-unit label stays readable when
 # the chart is 300 px wide on a phone, and the stylesheet caps its width on a desktop.
 WIDTH: Final = 360
 HEIGHT: Final = 220
 LEFT, RIGHT, TOP, BOTTOM = 52, 14, 12, 30  # room for the $ labels and the dates
+SIZE: Final = Decimal(4)  # a marker's centre to its edge
 SERIES_CLASSES: Final = 6  # series-0 … series-5 in site.css, then round again
 
 
@@ -52,12 +63,14 @@ class Placed:
     x: str
     y: str
     series_class: str
+    marker: str  # the ``d`` of its series' marker (chips/charts.py): shape as well as colour
 
 
 @dataclass(frozen=True)
 class Series:
     label: str
     series_class: str
+    swatch: str  # its marker in the legend's 12-unit square
     path: str  # the polyline's points, "x,y x,y", oldest first; empty for a single point
 
 
@@ -101,12 +114,29 @@ def price_chart(points: Sequence[PricePoint], *, money: Callable[[Decimal], str]
     chart.y_ticks = [Tick(coordinate(y(amount)), money(amount)) for amount in amounts]
     labels = list(dict.fromkeys(point.series for point in points))
     classes = {label: f"series-{n % SERIES_CLASSES}" for n, label in enumerate(labels)}
+    shapes = {label: SHAPES[n % len(SHAPES)] for n, label in enumerate(labels)}
     ordered = sorted(points, key=lambda point: (labels.index(point.series), point.day))
+    same = _same_place(ordered)
     for point in ordered:
-        at_x, at_y = coordinate(x(day_number(point.day))), coordinate(y(point.amount))
-        chart.points.append(Placed(point, at_x, at_y, classes[point.series]))
+        at_x, at_y = x(day_number(point.day)) + same[id(point)], y(point.amount)
+        path = marker(shapes[point.series], at_x, at_y, SIZE)
+        chart.points.append(Placed(point, coordinate(at_x), coordinate(at_y), classes[point.series], path))
     for label in labels:
         mine = [placed for placed in chart.points if placed.point.series == label]
         path = " ".join(f"{p.x},{p.y}" for p in mine) if len(mine) > 1 else ""
-        chart.series.append(Series(label=label, series_class=classes[label], path=path))
+        swatch = marker(shapes[label], Decimal(6), Decimal(6), SIZE)
+        chart.series.append(Series(label=label, series_class=classes[label], swatch=swatch, path=path))
     return chart
+
+
+def _same_place(points: Sequence[PricePoint]) -> dict[int, Decimal]:
+    """How far right of its place each point is drawn: offers with the same price on the same
+    day sit side by side, so that none hides another."""
+    groups: dict[tuple[dt.date, Decimal], list[PricePoint]] = {}
+    for point in points:
+        groups.setdefault((point.day, point.amount), []).append(point)
+    return {
+        id(point): (Decimal(n) - Decimal(len(group) - 1) / 2) * SIZE * 2
+        for group in groups.values()
+        for n, point in enumerate(group)
+    }

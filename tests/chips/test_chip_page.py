@@ -90,7 +90,7 @@ def test_a_price_that_changed_keeps_its_old_point_in_the_chart_and_its_table(cli
     table = section(page, "prices").split("</table>")[0]
     assert "$1.50 per chip-hour" in table and "$2.50" not in table
     svg = page.split('<figure class="price-chart">')[1].split("</svg>")[0]
-    assert svg.count("<circle") == 2
+    assert svg.count('class="price-point ') == 2
     assert "$2.50 per chip-hour, 1 Jan 2026" in svg and "$1.50 per chip-hour, 1 Jun 2026" in svg
     points = page.split('<details class="chart-table">')[1].split("</details>")[0]
     assert points.index("1 Jan 2026") < points.index("1 Jun 2026")
@@ -110,7 +110,7 @@ def test_a_price_without_a_date_is_a_hollow_point_on_its_publish_day_and_the_leg
 
 def test_the_chart_is_an_svg_with_a_title_and_no_style_attribute(client, h100):
     page = client.get("/chips/h100/").content.decode()
-    svg = re.search(r"<svg viewBox=\"0 0 360 220\".*?</svg>", page, re.S).group(0)
+    svg = re.search(r'<svg class="price-svg" viewBox="0 0 360 220".*?</svg>', page, re.S).group(0)
     assert 'role="img"' in svg and '<title id="price-chart-title">H100: price per chip-hour' in svg
     assert "<desc" in svg and "style=" not in page.split("<main")[1]
     assert "$4.92 per chip-hour" in svg  # the instance's price over its 8 chips

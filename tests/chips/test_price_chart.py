@@ -71,3 +71,11 @@ def test_a_price_dated_by_its_publish_is_hollow_and_each_offer_has_its_own_serie
     assert chart.has_hollow
     assert [series.series_class for series in chart.series] == ["series-0", "series-1"]
     assert [series.path for series in chart.series] == ["", ""]  # one point each: no line
+
+
+def test_two_offers_at_one_price_on_one_day_sit_side_by_side_in_shapes_of_their_own():
+    day = dt.date(2026, 5, 18)
+    chart = price_chart([point("6", day, series="Azure"), point("6", day, series="Oracle")], money=dollars)
+    azure, oracle = chart.points
+    assert azure.y == oracle.y and float(oracle.x) - float(azure.x) == 8  # a marker's width apart
+    assert "a" in azure.marker and "H" in oracle.marker  # a circle's arcs, a square's sides
