@@ -15,7 +15,7 @@ from django.db.models import Q
 from claims.models import Source, Verifiable, VerifiableQuerySet, citation_table
 
 from . import units
-from .models import VENDOR, chip_slug
+from .models import VENDOR, chip_name_error, chip_slug
 
 
 class PriceKind(models.TextChoices):
@@ -79,8 +79,8 @@ class ChipRow(Verifiable):
 
     def clean(self):
         errors = {}
-        if self.chip and not chip_slug(self.chip):
-            errors["chip"] = "A chip's name has letters or digits."
+        if self.chip and (problem := chip_name_error(self.chip)):
+            errors["chip"] = problem
         if self.as_of and self.as_of_precision == DatePrecision.MONTH and self.as_of.day != 1:
             errors["as_of"] = "A date to the month is the month's first day."
         if errors:

@@ -65,6 +65,20 @@ def chip_slug(name: str) -> str:
     return slugify(name)
 
 
+# The addresses under /chips/ that are pages of many chips (chips/urls.py): no chip may take one.
+PAGE_SLUGS = frozenset({"compare", "trends", "fit"})
+
+
+def chip_name_error(name: str) -> str | None:
+    """What is wrong with a chip's name as its address, or None: the one check every chip row makes."""
+    slug = chip_slug(name)
+    if not slug:
+        return "A chip's name has letters or digits."
+    if slug in PAGE_SLUGS:
+        return f"“{name}” would take the address of /chips/{slug}/, a page of many chips: name it otherwise."
+    return None
+
+
 class Spec(Verifiable):
     """One number of one chip: 144 GB of memory per Trainium3 chip, as its sources state."""
 
@@ -170,8 +184,8 @@ class Spec(Verifiable):
             errors["precision"] = "A compute figure says its precision (FP8, BF16, …)."
         if self.kind != SpecKind.compute and (self.precision or self.sparse is not None):
             errors["precision"] = "Only a compute figure has a precision or sparsity."
-        if self.chip and not chip_slug(self.chip):
-            errors["chip"] = "A chip's name has letters or digits."
+        if self.chip and (problem := chip_name_error(self.chip)):
+            errors["chip"] = problem
         if errors:
             raise ValidationError(errors)
 
@@ -248,8 +262,8 @@ class Availability(Verifiable):
         return chip_slug(self.chip)
 
     def clean(self):
-        if self.chip and not chip_slug(self.chip):
-            raise ValidationError({"chip": "A chip's name has letters or digits."})
+        if self.chip and (problem := chip_name_error(self.chip)):
+            raise ValidationError({"chip": problem})
 
 
 class StaleAvailability(Availability):

@@ -136,8 +136,18 @@ def test_a_price_per_chip_hour_buys_one_chip():
 def test_a_figure_the_source_bounds_is_no_input_to_a_derived_one():
     vendor = make_vendor(published=False)
     cited = {"sources": [make_source()], "verified_on": TODAY}
-    make_spec(vendor=vendor, kind="compute", quantity="18000", unit="TFLOPS", precision="FP4", qualifier="up_to",
-              **cited)  # fmt: skip
+    make_spec(vendor=vendor, kind="compute", quantity="18000", unit="TFLOPS", precision="FP4",
+              qualifier="up_to", **cited)  # fmt: skip
     make_price(vendor=vendor, amount=Decimal("3.75"), **cited)
     publish(vendor)
     assert [figure.label for figure in live_chip(vendor).derived] == []
+
+
+@pytest.mark.parametrize("name", ["Trends", "fit", "Compare"])
+def test_a_chip_may_not_take_the_address_of_a_page_of_many_chips(name):
+    vendor = make_vendor(published=False)
+    taken = f"would take the address of /chips/{name.lower()}/"
+    with pytest.raises(ValidationError, match=taken):
+        make_price(vendor=vendor, chip=name)
+    with pytest.raises(ValidationError, match=taken):
+        make_spec(vendor=vendor, chip=name)
