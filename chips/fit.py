@@ -157,11 +157,17 @@ class Fit:
         return int((size.total / self.memory.sort_key).to_integral_value(rounding=ROUND_CEILING))
 
     def arithmetic(self, size: Size) -> str:
-        """“810 GB / 192 GB = 4.22, so 5 chips”: the memory in GB as the site writes it."""
+        """“810 GB / 192 GB = 4.22, so 5 chips”: the memory in GB as the site writes it. A
+        figure given in another unit is divided as the source gave it, its exact GB beside it
+        (“810 GB / 144 GiB (154.6 GB) = 5.24”), so the division written is the one made."""
         quotient = size.total / self.memory.sort_key
         count = self.needed(size)
         chips = "1 chip" if count == 1 else f"{quantities.text(Decimal(count))} chips"
-        return f"{gb(size.total)} / {gb(self.memory.value)} = {quotient_text(quotient)}, so {chips}"
+        memory = gb(self.memory.value)
+        if self.memory.sort_key != self.memory.value:
+            exact = quantities.rounded(self.memory.sort_key, 4)
+            memory = f"{self.memory.as_given} ({quantities.text(exact)} GB)"
+        return f"{gb(size.total)} / {memory} = {quotient_text(quotient)}, so {chips}"
 
 
 @dataclass(frozen=True)

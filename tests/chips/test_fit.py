@@ -55,7 +55,7 @@ def test_chips_are_sorted_by_chips_needed_and_a_chip_without_memory_reads_not_st
         "Big192",
         "Gib144",
     ]
-    assert "810 GB / 155 GB = 5.24, so 6 chips" in table
+    assert "810 GB / 144 GiB (154.6 GB) = 5.24, so 6 chips" in table
     assert "NoMemory" not in table
     assert "Memory not stated" in page
     assert '<a href="/chips/nomemory/">NoMemory</a>' in page.split("Memory not stated")[1]
@@ -141,3 +141,12 @@ def test_the_page_takes_the_same_queries_for_4_chips_and_for_40(client, chips):
     publish(vendor)
     assert _queries(client, url) == few
     assert "Bulk 35" in client.get(url).content.decode()
+
+
+def test_a_memory_given_in_gib_is_divided_as_given_with_its_exact_gigabytes_beside_it(client):
+    vendor = make_vendor(name="AWS Trainium", published=False)
+    make_spec(vendor=vendor, chip="Trainium3", kind="memory", quantity="144", unit="GiB",
+              sources=[make_source()])  # fmt: skip
+    publish(vendor)
+    page = client.get("/chips/fit/?params=405&bits=16").content.decode()
+    assert "810 GB / 144 GiB (154.6 GB) = 5.24, so 6 chips" in page
