@@ -84,7 +84,15 @@ def addresses():
         reverse("vendors:version", kwargs=version): [],
         reverse("vendors:lanes"): [],
         reverse("vendors:lane", kwargs={"slug": lane.slug}): page,
-        reverse("chips:list"): ["min_memory", "min_bandwidth", "max_price", "precision", "stage", "sort", *page],
+        reverse("chips:list"): [
+            "min_memory",
+            "min_bandwidth",
+            "max_price",
+            "precision",
+            "stage",
+            "sort",
+            *page,
+        ],  # fmt: skip
         reverse("chips:compare"): ["chips"],
         reverse("chips:trends"): [],
         reverse("chips:trends_csv"): [],
