@@ -130,8 +130,7 @@ def _shown(amount: Decimal, per: str) -> str:
     to three significant digits (derived: no more digits than the inputs hold)."""
     if per == "chip-hour":
         return money(amount.normalize(), CHART_CURRENCY)
-    digits = Decimal(1).scaleb(amount.adjusted() + 1 - derivation.DIGITS)
-    return money(amount.quantize(digits).normalize(), CHART_CURRENCY)
+    return money(derivation.rounded(amount).normalize(), CHART_CURRENCY)
 
 
 def _label(row: dict[str, Any]) -> str:

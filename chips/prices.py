@@ -68,7 +68,7 @@ def per_chip_hour(price: Price) -> Decimal | None:
     return None
 
 
-def _round(value: Decimal) -> Decimal:
+def rounded(value: Decimal) -> Decimal:
     """To DIGITS significant digits, whole numbers too: 2,972,812.5 tokens is 2,970,000."""
     if not value:
         return value
@@ -76,7 +76,7 @@ def _round(value: Decimal) -> Decimal:
 
 
 def _text(value: Decimal) -> str:
-    return quantities.text(_round(value))
+    return quantities.text(rounded(value))
 
 
 @dataclass(frozen=True)
@@ -93,7 +93,7 @@ class HourPrice:
 
     @property
     def shown(self) -> str:
-        written = money(_round(self.amount) if self.derived else self.amount, self.price.currency)
+        written = money(rounded(self.amount) if self.derived else self.amount, self.price.currency)
         return f"{written} per chip-hour"
 
 
@@ -148,7 +148,7 @@ def _chip_hour(row: HourPrice) -> Derived:
     return Derived(
         key=f"chip-hour-{price.id}",
         label=f"Price per chip-hour, {price.provider} {price.kind_label.lower()}",
-        value=_round(row.amount),
+        value=rounded(row.amount),
         unit=f"{price.currency} per chip-hour",
         shown=row.shown,
         arithmetic=f"{money(price.amount, price.currency)} per instance-hour / {price.chips_per_unit} chips",
@@ -171,9 +171,9 @@ def _per_pflop_hour(cheapest: HourPrice, spec: Spec) -> Derived:
     return Derived(
         key=f"pflop-hour-{spec.id}",
         label=f"Dollars per PFLOP-hour, {_precision(spec)}",
-        value=_round(value),
+        value=rounded(value),
         unit=f"{currency} per PFLOP-hour",
-        shown=f"{money(_round(value), currency)} per PFLOP-hour",
+        shown=f"{money(rounded(value), currency)} per PFLOP-hour",
         arithmetic=(
             f"{cheapest.shown} ({cheapest.price.provider}) / "
             f"{quantities.text(pflops)} PFLOPS {_precision(spec)}"
@@ -189,7 +189,7 @@ def _memory_per_dollar(cheapest: HourPrice, spec: Spec) -> Derived:
     return Derived(
         key="memory-per-dollar",
         label="Memory per dollar-hour",
-        value=_round(value),
+        value=rounded(value),
         unit=f"GB per {currency} per hour",
         shown=f"{_text(value)} GB per {money('1', currency)} per hour",
         arithmetic=f"{quantities.text(spec.value)} GB / {cheapest.shown} ({cheapest.price.provider})",
@@ -208,7 +208,7 @@ def _result_per_chip(result: Result) -> Derived:
     return Derived(
         key=f"result-per-chip-{result.id}",
         label=f"{result.benchmark}, per chip",
-        value=_round(value),
+        value=rounded(value),
         unit=f"{result.unit} per chip",
         shown=f"{_text(value)} {result.unit} per chip",
         arithmetic=f"{result.shown} / {quantities.text(str(result.chips_in_system))} chips",
@@ -226,7 +226,7 @@ def _result_per_dollar(result: Result, cheapest: HourPrice) -> Derived:
     return Derived(
         key=f"result-per-dollar-{result.id}",
         label=f"{result.benchmark}, per dollar",
-        value=_round(value),
+        value=rounded(value),
         unit=f"{counted} per {currency}",
         shown=f"{_text(value)} {counted} per {money('1', currency)}",
         arithmetic=(
@@ -245,7 +245,7 @@ def _compute_per_watt(spec: Spec, power: Spec) -> Derived:
     return Derived(
         key=f"compute-per-watt-{spec.id}",
         label=f"Compute per watt, {_precision(spec)}",
-        value=_round(value),
+        value=rounded(value),
         unit="TFLOPS per W",
         shown=f"{_text(value)} TFLOPS per W",
         arithmetic=(
