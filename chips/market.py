@@ -250,6 +250,9 @@ class VersionPrice(models.Model):
         max_digits=18, decimal_places=6, null=True, help_text="Stated, or the instance's over its chips."
     )
     as_of = models.DateField(null=True)
+    usable_until = models.DateTimeField(
+        null=True, help_text="Until when it is cited and fresh (chips.prices.usable_until); null: not now."
+    )
 
     class Meta:
         indexes = [models.Index(fields=["kind", "currency", "per_chip_hour"], name="version_price_hour")]

@@ -316,6 +316,13 @@ class VersionSpec(models.Model):
     precision = models.CharField(max_length=12, blank=True)
     sparse = models.BooleanField(null=True, blank=True, default=None)
     value = models.FloatField()
+    exact = models.BooleanField(default=True, help_text="No qualifier bounds it (“up to”, “over”).")
+    usable_until = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="Until when it may be an input to a derived figure (chips.prices.usable_until); "
+        "null: not now, or written before this was kept.",
+    )
 
     class Meta:
         indexes = [models.Index(fields=["kind", "scope", "value"], name="version_spec_value")]

@@ -14,10 +14,13 @@ Arithmetic is done by pint on Decimals (chips/quantities.py's registry), never i
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_HALF_EVEN, Decimal
 from typing import TYPE_CHECKING, Any, Final
+
+from claims.freshness import fresh_until
 
 from . import quantities
 from .market_documents import Price, Result, money
@@ -54,6 +57,14 @@ class Derived:
 def usable(row: Any) -> bool:
     """Whether a row may be an input: cited, and not stale by the one rule."""
     return bool(row.sources) and not row.is_stale
+
+
+def usable_until(row: Any) -> dt.datetime | None:
+    """Until when ``row`` may be an input, by the calendar: None when it may not be now
+    (uncited or stale). What the indexes /chips/ sorts on keep beside each value, so that a
+    sort never uses a value the page would not (a source's problem found after the publish is
+    the one thing they cannot know until the next)."""
+    return fresh_until(row.verified_on) if usable(row) and row.verified_on else None
 
 
 def per_chip_hour(price: Price) -> Decimal | None:

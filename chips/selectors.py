@@ -12,7 +12,9 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import Count, F, OuterRef, QuerySet, Subquery
+from django.db.models import Count, ExpressionWrapper, F, FloatField, OuterRef, QuerySet, Subquery
+from django.db.models.functions import Cast, Coalesce
+from django.utils import timezone
 from django.utils.text import Truncator
 
 from claims.models import citations_of
@@ -87,18 +89,38 @@ def sorted_by(chips: QuerySet[VersionChip], kind: str, *, descending: bool) -> Q
     return chips.annotate(sort_value=value_of(kind)).order_by(ordered, "name", "pk")
 
 
-def lowest_price() -> Subquery:
-    """A chip's lowest on-demand price per chip-hour in US dollars, stated or derived, among
-    its version's prices: what /chips/ sorts and filters by (``documents.Chip.lowest_on_demand``
-    shows it). The index keeps no freshness, so a price gone stale since its publish still
-    counts here while the page no longer shows it."""
-    return Subquery(
-        VersionPrice.objects.filter(
-            chip=OuterRef("pk"), kind="on-demand", currency="USD", per_chip_hour__isnull=False
-        )
-        .order_by("per_chip_hour")
-        .values("per_chip_hour")[:1]
+def _usable_prices() -> QuerySet[VersionPrice]:
+    """Indexed on-demand prices per chip-hour in US dollars that may be used now (cited and
+    fresh: ``VersionPrice.usable_until``), as ``documents.Chip.lowest_on_demand`` uses them."""
+    return VersionPrice.objects.filter(
+        kind="on-demand", currency="USD", per_chip_hour__isnull=False, usable_until__gt=timezone.now()
     )
+
+
+def lowest_price() -> Subquery:
+    """A chip's lowest usable on-demand price per chip-hour in US dollars, stated or derived:
+    what /chips/ sorts and filters by (``documents.Chip.lowest_on_demand`` shows it)."""
+    return Subquery(
+        _usable_prices().filter(chip=OuterRef("pk")).order_by("per_chip_hour").values("per_chip_hour")[:1]
+    )
+
+
+def _fp8_compute(*, sparse: bool) -> Subquery:
+    """A chip's highest usable, exact FP8 compute per chip in PFLOPS, counted sparse or not."""
+    specs = VersionSpec.objects.filter(
+        chip=OuterRef("pk"), kind="compute", scope="chip", precision="FP8", exact=True,
+        usable_until__gt=timezone.now(),
+    )  # fmt: skip
+    specs = specs.filter(sparse=True) if sparse else specs.exclude(sparse=True)
+    return Subquery(specs.order_by("-value").values("value")[:1])
+
+
+def pflop_hour_fp8() -> ExpressionWrapper:
+    """A chip's dollars per PFLOP-hour at FP8 as a sort key: its lowest usable on-demand price
+    over its highest FP8 compute (dense or not stated before sparse), the database's
+    ``market_rows.pflop_hour_fp8`` of ``chips.prices``; null when either is missing."""
+    compute = Coalesce(_fp8_compute(sparse=False), _fp8_compute(sparse=True))
+    return ExpressionWrapper(Cast(lowest_price(), FloatField()) / compute, output_field=FloatField())
 
 
 def sorted_by_price(chips: QuerySet[VersionChip], *, descending: bool) -> QuerySet[VersionChip]:
@@ -107,13 +129,20 @@ def sorted_by_price(chips: QuerySet[VersionChip], *, descending: bool) -> QueryS
     return chips.annotate(sort_price=lowest_price()).order_by(ordered, "name", "pk")
 
 
+def sorted_by_pflop_hour(chips: QuerySet[VersionChip], *, descending: bool) -> QuerySet[VersionChip]:
+    """Chips by their dollars per PFLOP-hour at FP8; chips without one last either way."""
+    ordered = F("sort_pflop").desc(nulls_last=True) if descending else F("sort_pflop").asc(nulls_last=True)
+    return chips.annotate(sort_pflop=pflop_hour_fp8()).order_by(ordered, "name", "pk")
+
+
 def at_most_price(chips: QuerySet[VersionChip], maximum: Decimal) -> QuerySet[VersionChip]:
-    """Chips with an on-demand price per chip-hour in US dollars of ``maximum`` or less."""
-    return chips.filter(
-        pk__in=VersionPrice.objects.filter(
-            kind="on-demand", currency="USD", per_chip_hour__lte=maximum
-        ).values("chip_id")
-    )
+    """Chips with a usable on-demand price per chip-hour in US dollars of ``maximum`` or less."""
+    return chips.filter(pk__in=_usable_prices().filter(per_chip_hour__lte=maximum).values("chip_id"))
+
+
+def at_most_pflop_hour(chips: QuerySet[VersionChip], maximum: Decimal) -> QuerySet[VersionChip]:
+    """Chips whose dollars per PFLOP-hour at FP8 is ``maximum`` or less."""
+    return chips.alias(pflop=pflop_hour_fp8()).filter(pflop__lte=float(maximum))
 
 
 def at_least(chips: QuerySet[VersionChip], kind: str, minimum: float) -> QuerySet[VersionChip]:

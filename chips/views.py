@@ -33,7 +33,12 @@ def _sort_choices() -> list[tuple[str, str]]:
         high, low = f"-{kind}", kind
         first = [(high, f"{spec.label}, highest first"), (low, f"{spec.label}, lowest first")]
         choices += first if spec.higher_is_better else first[::-1]
-    prices = [("price", "Lowest price, lowest first"), ("-price", "Lowest price, highest first")]
+    prices = [
+        ("price", "Lowest price, lowest first"),
+        ("-price", "Lowest price, highest first"),
+        ("pflop", "$ per PFLOP-hour (FP8), lowest first"),
+        ("-pflop", "$ per PFLOP-hour (FP8), highest first"),
+    ]
     return [*choices, *prices, ("name", "Name, A to Z"), ("-name", "Name, Z to A")]
 
 
@@ -67,6 +72,14 @@ class ChipListForm(forms.Form):
     )
     max_price = forms.DecimalField(
         label="On-demand price at most ($ per chip-hour)",
+        required=False,
+        min_value=0,
+        max_digits=12,
+        decimal_places=4,
+        widget=forms.NumberInput(attrs={"step": "any", "inputmode": "decimal"}),
+    )
+    max_pflop_hour = forms.DecimalField(
+        label="$ per PFLOP-hour (FP8) at most",
         required=False,
         min_value=0,
         max_digits=12,
@@ -157,6 +170,8 @@ class ChipListView(TemplateView):
                 chips = selectors.at_least(chips, kind, float(minimum))
         if (maximum := form.value("max_price")) is not None:
             chips = selectors.at_most_price(chips, maximum)
+        if (maximum := form.value("max_pflop_hour")) is not None:
+            chips = selectors.at_most_pflop_hour(chips, maximum)
         # Each choice counts the chips the other filters leave.
         precision, stage = form.value("precision"), form.value("stage")
         by_precision = selectors.with_precision(chips, precision) if precision else chips
@@ -171,6 +186,8 @@ class ChipListView(TemplateView):
             chips = chips.order_by(("-" if sort.startswith("-") else "") + "name", "pk")
         elif sort.lstrip("-") == "price":
             chips = selectors.sorted_by_price(chips, descending=sort.startswith("-"))
+        elif sort.lstrip("-") == "pflop":
+            chips = selectors.sorted_by_pflop_hour(chips, descending=sort.startswith("-"))
         else:
             chips = selectors.sorted_by(chips, sort.lstrip("-"), descending=sort.startswith("-"))
         form.count_precisions(selectors.precision_counts(unfiltered_precision))

@@ -15,7 +15,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal, Self
 
-from django.conf import settings
 from django.utils import timezone
 from pydantic import (
     BaseModel,
@@ -30,7 +29,7 @@ from pydantic import (
 from infra.stored import expires, recording, shows
 
 from .document_checks import QUOTE_CHECKS, without_quote_checks
-from .freshness import is_stale, stale_before
+from .freshness import fresh_until, is_stale, stale_before
 from .models import QUOTE_MAX, Support, Wording, citations_of, display_date
 
 SCHEMA: Final = 2
@@ -343,15 +342,12 @@ class PublishedDocument(Part):
     def turns_stale_at(self) -> dt.datetime | None:
         """The next moment one of its fresh rows turns stale by the calendar (the start of the day
         after its freshness window ends, in the site's time zone), or None."""
-        days = dt.timedelta(days=settings.FRESHNESS_DAYS + 1)
-        days_due = [
-            row.verified_on + days
+        due = [
+            fresh_until(row.verified_on)
             for row in self.claims()
             if isinstance(row, Verified) and not row.is_stale and row.verified_on is not None
         ]
-        if not days_due:
-            return None
-        return dt.datetime.combine(min(days_due), dt.time.min, tzinfo=timezone.get_current_timezone())
+        return min(due, default=None)
 
     def changes_from(self, live: Self | None) -> Changes:
         """What a preview of this working copy marks against the live document ``live``:

@@ -37,6 +37,14 @@ def stale_before(*, days: int | None = None, today: dt.date | None = None) -> dt
     return (today or timezone.localdate()) - dt.timedelta(days=days)
 
 
+def fresh_until(verified_on: dt.date) -> dt.datetime:
+    """The moment a claim verified on ``verified_on`` turns stale by the calendar: the start of
+    the day after its freshness window ends, in the site's time zone (``stale_before``'s rule
+    seen from the other side). What a page's expiry and a sort key's freshness are read from."""
+    day = verified_on + dt.timedelta(days=settings.FRESHNESS_DAYS + 1)
+    return dt.datetime.combine(day, dt.time.min, tzinfo=timezone.get_current_timezone())
+
+
 def verified_moment(verified_on: dt.date | None, verified_at: dt.datetime | None) -> dt.datetime | None:
     """When a claim was verified: the moment recorded, or the start of the day (UTC) when
     only the day is known (a row written before moments were kept)."""

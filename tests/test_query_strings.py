@@ -88,6 +88,7 @@ def addresses():
             "min_memory",
             "min_bandwidth",
             "max_price",
+            "max_pflop_hour",
             "precision",
             "stage",
             "sort",

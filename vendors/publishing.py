@@ -16,7 +16,7 @@ from django.db.models import Prefetch, QuerySet
 from chips import units
 from chips.documents import STAGES, Chip
 from chips.models import Availability, Price, Result, Spec, VersionChip, VersionPrice, VersionSpec
-from chips.prices import per_chip_hour
+from chips.prices import per_chip_hour, usable_until
 from claims.document_checks import carry_checks, document_content, without_quote_checks
 from claims.documents import Verified
 from claims.markdown import plain_text
@@ -265,6 +265,8 @@ def write_version_chips(version: VendorVersion, chips: Sequence[Chip]) -> None:
             precision=spec.precision,
             sparse=spec.sparse,
             value=float(spec.sort_key),  # a sort key only: never printed
+            exact=not spec.qualifier,
+            usable_until=usable_until(spec),
         )
         for row, chip in zip(made, chips, strict=True)
         for spec in chip.specs
@@ -281,6 +283,7 @@ def write_version_chips(version: VendorVersion, chips: Sequence[Chip]) -> None:
             currency=price.currency,
             per_chip_hour=per_chip_hour(price),
             as_of=price.as_of,
+            usable_until=usable_until(price),
         )
         for row, chip in zip(made, chips, strict=True)
         for price in chip.prices

@@ -6,10 +6,12 @@ benchmark; the pages' queries do not grow with the number of prices."""
 import datetime as dt
 import re
 from decimal import Decimal
+from unittest import mock
 
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 from chips.models import Price, PriceCitation
 from tests.factories import make_price, make_result, make_source, make_spec, make_vendor, publish
@@ -179,3 +181,55 @@ def test_the_chips_table_and_a_comparison_take_the_same_queries_at_1_price_a_chi
     page = client.get("/chips/compare/?chips=mi300x,h100").content.decode()
     count = re.search(r'<tr id="price-count">(.*?)</tr>', page, re.S).group(1)
     assert re.findall(r"\d+ prices?", count) == ["43 prices", "41 prices"]
+
+
+def fp8_chip(name, *, amount, pflops, sparse=False, **price):
+    vendor = make_vendor(name=f"{name} Inc", published=False)
+    make_spec(vendor=vendor, chip=name, kind="compute", quantity=pflops, unit="PFLOPS", precision="FP8",
+              sparse=sparse, **fresh())  # fmt: skip
+    make_price(vendor=vendor, chip=name, amount=Decimal(amount), **{**fresh(), **price})
+    publish(vendor)
+    return vendor
+
+
+def test_sorting_by_dollars_per_pflop_hour_follows_the_derived_figure_and_puts_chips_without_one_last(client):
+    fp8_chip("Alpha", amount="2", pflops="4")  # $0.50 per PFLOP-hour
+    fp8_chip("Beta", amount="1", pflops="1")  # $1
+    fp8_chip("Gamma", amount="3", pflops="10")  # $0.30
+    fp8_chip("Delta", amount="1", pflops="10", verified_on=dt.date(2020, 1, 1))  # a stale price: none
+    cheapest_first = list(rows(client.get("/chips/?sort=pflop").content.decode()))
+    assert cheapest_first == ["Gamma", "Alpha", "Beta", "Delta"]
+    dearest_first = list(rows(client.get("/chips/?sort=-pflop").content.decode()))
+    assert dearest_first == ["Beta", "Alpha", "Gamma", "Delta"]
+
+
+def test_the_pflop_hour_filter_keeps_chips_at_or_under_it_and_a_bad_value_is_ignored(client):
+    fp8_chip("Alpha", amount="2", pflops="4")  # $0.50
+    fp8_chip("Beta", amount="1", pflops="1")  # $1
+    assert set(rows(client.get("/chips/?max_pflop_hour=0.5").content.decode())) == {"Alpha"}
+    page = client.get("/chips/?max_pflop_hour=cheap").content.decode()
+    assert "$ per PFLOP-hour (FP8) at most: “cheap” is not a number of 0 or more" in page
+    assert set(rows(page)) == {"Alpha", "Beta"}
+
+
+def test_a_bounded_compute_figure_gives_no_dollars_per_pflop_hour_to_show_or_sort_by(client):
+    vendor = fp8_chip("Alpha", amount="2", pflops="4")
+    make_spec(vendor=vendor, chip="Bounded", kind="compute", quantity="100", unit="PFLOPS", precision="FP8",
+              qualifier="up_to", **fresh())  # fmt: skip
+    make_price(vendor=vendor, chip="Bounded", amount=Decimal("1"), **fresh())
+    publish(vendor)
+    table = rows(client.get("/chips/?sort=pflop").content.decode())
+    assert list(table) == ["Alpha", "Bounded"] and "not derived" in table["Bounded"]
+
+
+def test_a_price_that_turned_stale_since_its_publish_no_longer_sorts_or_filters(client, settings):
+    fp8_chip(
+        "Alpha", amount="2", pflops="4", verified_on=TODAY - dt.timedelta(days=settings.FRESHNESS_DAYS - 5)
+    )
+    fp8_chip("Beta", amount="1", pflops="1")
+    assert list(rows(client.get("/chips/?sort=-price").content.decode())) == ["Alpha", "Beta"]
+    ten_days_on = timezone.now() + dt.timedelta(days=10)  # Alpha's price is past its window then
+    with mock.patch("django.utils.timezone.now", return_value=ten_days_on):
+        table = rows(client.get("/chips/?sort=-price").content.decode())
+        assert list(table) == ["Beta", "Alpha"] and "no price stated" in table["Alpha"]
+        assert set(rows(client.get("/chips/?max_price=3").content.decode())) == {"Beta"}
