@@ -50,3 +50,15 @@ def test_a_price_changed_and_published_shows_everywhere_and_the_old_one_stays_in
     # the chart's table lists both points: the old price stays in the history
     chart = after["page"].split('class="price-chart"', 1)[1]
     assert "$1.50" in chart and "$1.35" in chart
+
+
+def test_a_published_price_change_reads_in_the_change_log_by_chip_and_offer_with_its_amounts(client):
+    vendor = make_vendor(name="AMD Instinct", published=False)
+    price = make_price(vendor=vendor, chip="MI300X", provider="TensorWave", offer="MI300X rental",
+                       amount=Decimal("1.50"))  # fmt: skip
+    publish(vendor)
+    Price.objects.filter(pk=price.pk).update(amount=Decimal("1.35"))
+    record_revision(Vendor.objects.get(pk=vendor.pk), comment="TensorWave lowered its price.")
+    services.publish(obj=Vendor.objects.get(pk=vendor.pk), user=None, note="TensorWave lowered its price.")
+    page = client.get(f"/vendors/{vendor.slug}/changes/").content.decode()
+    assert "MI300X — TensorWave, MI300X rental: 1.5 -&gt; 1.35" in page
