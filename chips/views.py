@@ -51,41 +51,25 @@ STAGE_CHOICES = {
 }
 
 
+def bound_field(label: str, *, places: int) -> forms.DecimalField:
+    """A filter's bound (“at least”, “at most”): a number of 0 or more, optional."""
+    return forms.DecimalField(
+        label=label,
+        required=False,
+        min_value=0,
+        max_digits=12,
+        decimal_places=places,
+        widget=forms.NumberInput(attrs={"step": "any", "inputmode": "decimal"}),
+    )
+
+
 class ChipListForm(forms.Form):
     """What a reader may ask of /chips/. A value it cannot use is ignored, and said so."""
 
-    min_memory = forms.DecimalField(
-        label=f"Memory of at least ({units.KINDS['memory'].unit})",
-        required=False,
-        min_value=0,
-        max_digits=12,
-        decimal_places=3,
-        widget=forms.NumberInput(attrs={"step": "any", "inputmode": "decimal"}),
-    )
-    min_bandwidth = forms.DecimalField(
-        label=f"Memory bandwidth of at least ({units.KINDS['bandwidth'].unit})",
-        required=False,
-        min_value=0,
-        max_digits=12,
-        decimal_places=3,
-        widget=forms.NumberInput(attrs={"step": "any", "inputmode": "decimal"}),
-    )
-    max_price = forms.DecimalField(
-        label="On-demand price at most ($ per chip-hour)",
-        required=False,
-        min_value=0,
-        max_digits=12,
-        decimal_places=4,
-        widget=forms.NumberInput(attrs={"step": "any", "inputmode": "decimal"}),
-    )
-    max_pflop_hour = forms.DecimalField(
-        label="$ per PFLOP-hour (FP8) at most",
-        required=False,
-        min_value=0,
-        max_digits=12,
-        decimal_places=4,
-        widget=forms.NumberInput(attrs={"step": "any", "inputmode": "decimal"}),
-    )
+    min_memory = bound_field(f"Memory of at least ({units.KINDS['memory'].unit})", places=3)
+    min_bandwidth = bound_field(f"Memory bandwidth of at least ({units.KINDS['bandwidth'].unit})", places=3)
+    max_price = bound_field("On-demand price at most ($ per chip-hour)", places=4)
+    max_pflop_hour = bound_field("$ per PFLOP-hour (FP8) at most", places=4)
     precision = forms.ChoiceField(label="Compute at precision", required=False)
     stage = forms.ChoiceField(label="Availability", required=False)
     sort = forms.ChoiceField(label="Sort by", required=False, choices=SORTS)
