@@ -142,6 +142,16 @@ class Spec(Verified):
         return self.figure.as_given()
 
     @property
+    def divided_as(self) -> str:
+        """The figure as arithmetic divides by it: in the kind's unit as written (“192 GB”), or,
+        when the source gave another unit, as given with its exact value beside it (“144 GiB
+        (154.6 GB)”), so that a division written out is the one made."""
+        if self.sort_key == self.value:
+            return f"{quantities.text(self.value)} {self.display_unit}"
+        exact = quantities.rounded(self.sort_key, 4)
+        return f"{self.as_given} ({quantities.text(exact)} {self.display_unit})"
+
+    @property
     def converted(self) -> str:
         """The value in the kind's unit when the source used another (“155 GB”), else empty."""
         return self.figure.converted()

@@ -163,11 +163,7 @@ class Fit:
         quotient = size.total / self.memory.sort_key
         count = self.needed(size)
         chips = "1 chip" if count == 1 else f"{quantities.text(Decimal(count))} chips"
-        memory = gb(self.memory.value)
-        if self.memory.sort_key != self.memory.value:
-            exact = quantities.rounded(self.memory.sort_key, 4)
-            memory = f"{self.memory.as_given} ({quantities.text(exact)} GB)"
-        return f"{gb(size.total)} / {memory} = {quotient_text(quotient)}, so {chips}"
+        return f"{gb(size.total)} / {self.memory.divided_as} = {quotient_text(quotient)}, so {chips}"
 
 
 @dataclass(frozen=True)

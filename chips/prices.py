@@ -203,7 +203,7 @@ def _memory_per_dollar(cheapest: HourPrice, spec: Spec) -> Derived:
         value=rounded(value),
         unit=f"GB per {currency} per hour",
         shown=f"{_text(value)} GB per {money('1', currency)} per hour",
-        arithmetic=f"{quantities.text(spec.value)} GB / {cheapest.shown} ({cheapest.price.provider})",
+        arithmetic=f"{spec.divided_as} / {cheapest.shown} ({cheapest.price.provider})",
         inputs=(spec, cheapest.price),
     )
 

@@ -151,3 +151,14 @@ def test_a_chip_may_not_take_the_address_of_a_page_of_many_chips(name):
         make_price(vendor=vendor, chip=name)
     with pytest.raises(ValidationError, match=taken):
         make_spec(vendor=vendor, chip=name)
+
+
+def test_memory_per_dollar_hour_divides_a_memory_given_in_gib_as_given_with_its_exact_gigabytes():
+    vendor = make_vendor(published=False)
+    cited = {"sources": [make_source()], "verified_on": TODAY}
+    make_spec(vendor=vendor, kind="memory", quantity="144", unit="GiB", **cited)
+    make_price(vendor=vendor, amount=Decimal("2"), **cited)
+    publish(vendor)
+    (figure,) = live_chip(vendor).derived
+    assert figure.arithmetic == "144 GiB (154.6 GB) / $2 per chip-hour (Example Cloud)"
+    assert figure.shown == "77.3 GB per $1 per hour"  # 154.618822656 / 2
