@@ -175,8 +175,10 @@ def plot(points: Sequence[tuple[dt.date, Decimal, int]], frame: Frame | None = N
     when all share one month), the value axis from 0 to a nice step above the highest value.
     Points of several series in one month sit a little apart, so that none hides another."""
     frame = frame or Frame()
+    if not points:  # nothing to place: no axis to draw (a chart no live chip has a value for)
+        return Plot(frame=frame, x_ticks=[], y_ticks=[], points=[])
     months = [month_number(month) for month, _, _ in points]
-    first, last = (min(months), max(months)) if months else (0, 0)
+    first, last = min(months), max(months)
     pad = 3 if first == last else 1
     x = Linear(Decimal(first - pad), Decimal(last + pad), Decimal(frame.plot_left), Decimal(frame.plot_right))
     y_values = value_ticks(max((value for _, value, _ in points), default=Decimal(0)))

@@ -218,3 +218,11 @@ def test_coordinates_are_written_to_a_tenth_without_an_exponent():
     assert charts.coordinate(Decimal("12.345")) == "12.3"
     assert charts.coordinate(Decimal("40.00")) == "40"
     assert charts.coordinate(Decimal("1E+2")) == "100"
+
+
+def test_with_no_live_chip_the_page_and_its_csv_answer_with_empty_charts(client):
+    make_vendor(name="Groq", published=True)  # live, but with no chip
+    page = client.get("/chips/trends/")
+    assert page.status_code == 200
+    csv = client.get("/chips/trends.csv")
+    assert csv.status_code == 200 and csv.content.decode().strip().count("\n") == 0  # the header only

@@ -303,6 +303,8 @@ def test_the_change_page_has_a_menu_of_its_sections_each_linking_to_its_place(ad
         "At a glance",
         "Chips",
         "Chip availability",
+        "Chip prices",
+        "Measured results",
         "What changed",
         "Scores",
         "FAQs",
