@@ -103,10 +103,11 @@ class Price(ChipRow):
     currency = models.CharField(max_length=3, choices=Currency.choices, default=Currency.USD)
     per = models.CharField(max_length=16, choices=PricePer.choices, default=PricePer.CHIP_HOUR)
     chips_per_unit = models.PositiveIntegerField(
-        "chips bought",
+        "chips per instance",
         null=True,
         blank=True,
-        help_text="How many chips the amount buys (an instance's accelerators); empty: not stated.",
+        help_text="How many chips the offer's instance or unit holds (“8 x H100”): a price per "
+        "instance-hour is divided by it. Empty: not stated.",
     )
     region = models.CharField(max_length=120, blank=True, help_text="Where the source says it applies.")
     difference_note = models.TextField(
@@ -135,13 +136,6 @@ class Price(ChipRow):
 
     def __str__(self):
         return f"{self.chip}: {self.provider} {self.offer}"
-
-    def clean(self):
-        super().clean()
-        if self.per == PricePer.CHIP_HOUR and self.chips_per_unit not in (None, 1):
-            raise ValidationError(
-                {"chips_per_unit": "A price per chip-hour buys one chip: give the instance's price per hour."}
-            )
 
 
 class Result(ChipRow):

@@ -61,7 +61,7 @@ class Dated(Verified):
 
 
 class Price(Dated):
-    """One offer's price as its source gives it (amount, currency, per what, chips bought)."""
+    """One offer's price as its source gives it (amount, currency, per what, chips per instance)."""
 
     provider: str = Field(description="Who sells it, e.g. “AWS”.")
     offer: str = Field(description="The offer as the provider names it, e.g. “EC2 p5.48xlarge”.")
@@ -69,7 +69,9 @@ class Price(Dated):
     amount: str = Field(description="The amount as the source gives it, a decimal string, e.g. “98.32”.")
     currency: str = Field(description="ISO 4217 code, e.g. “USD”.")
     per: PerValue = Field(description="What the amount pays for: instance-hour, chip-hour or unit.")
-    chips_per_unit: int | None = Field(None, description="How many chips the amount buys; null: not stated.")
+    chips_per_unit: int | None = Field(
+        None, description="How many chips the offer's instance or unit holds; null: not stated."
+    )
     region: str = Field("", description="Where the source says it applies; empty when it does not.")
     difference_note: str = Field(
         "", description="Why another source gives this offer another price; empty when none differs."

@@ -34,7 +34,7 @@ class Migration(migrations.Migration):
                 ('amount', models.DecimalField(decimal_places=6, help_text='As the source gives it, e.g. 98.32.', max_digits=18)),
                 ('currency', models.CharField(choices=[('USD', 'US dollar'), ('EUR', 'Euro'), ('GBP', 'Pound sterling'), ('JPY', 'Japanese yen'), ('CNY', 'Chinese yuan')], default='USD', max_length=3)),
                 ('per', models.CharField(choices=[('instance-hour', 'per instance-hour'), ('chip-hour', 'per chip-hour'), ('unit', 'per unit')], default='chip-hour', max_length=16)),
-                ('chips_per_unit', models.PositiveIntegerField(blank=True, help_text="How many chips the amount buys (an instance's accelerators); empty: not stated.", null=True, verbose_name='chips bought')),
+                ('chips_per_unit', models.PositiveIntegerField(blank=True, help_text='How many chips the offer\'s instance or unit holds (“8 x H100”): a price per instance-hour is divided by it. Empty: not stated.', null=True, verbose_name='chips per instance')),
                 ('region', models.CharField(blank=True, help_text='Where the source says it applies.', max_length=120)),
                 ('difference_note', models.TextField(blank=True, help_text='Shown to readers beside the price: another source gives this offer another price, and what is known of why. Empty when no source differs.', verbose_name='note on differing sources')),
                 ('vendor', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='prices', to='vendors.vendor')),

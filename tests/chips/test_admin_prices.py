@@ -95,3 +95,14 @@ def test_a_price_dated_to_a_year_is_refused_with_what_to_type(admin_client, vend
     assert row_errors(response, "prices")["as_of"] == [
         "“2026” is a year: type the month (2026-06) or the day (2026-06-14)."
     ]
+
+
+def test_a_profile_whose_price_per_chip_hour_names_its_8_chip_instance_saves_as_it_was_opened(
+    admin_client, vendor
+):
+    """As the demo's AWS Capacity Block rate (“$4.916 USD … 8 x H100”): the benchmark's editors
+    save such a profile again and again."""
+    f.make_price(vendor=vendor, chip="H100", provider="AWS", per="chip-hour", amount=Decimal("4.916"),
+                 chips_per_unit=8)  # fmt: skip
+    response = f.admin_post_vendor_page(admin_client, vendor, edit=lambda rows: None)
+    assert response.status_code == 302, row_errors(response, "prices")

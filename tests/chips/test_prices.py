@@ -127,10 +127,16 @@ def test_a_changed_price_publishes_anew_and_its_earlier_value_stays_with_the_ear
     assert [row.amount for row in kept] == [Decimal("2.50"), Decimal("2.10")]
 
 
-def test_a_price_per_chip_hour_buys_one_chip():
+def test_a_price_per_chip_hour_of_an_8_chip_instance_is_its_own_price_per_chip_hour():
+    """AWS's Capacity Blocks give a p5.48xlarge (8 x H100) an accelerator's hourly rate: the
+    chips say what the instance holds, and the amount is already per chip-hour."""
     vendor = make_vendor(published=False)
-    with pytest.raises(ValidationError, match="A price per chip-hour buys one chip"):
-        make_price(vendor=vendor, per="chip-hour", chips_per_unit=8)
+    make_price(vendor=vendor, per="chip-hour", amount=Decimal("4.916"), chips_per_unit=8,
+               sources=[make_source()], verified_on=TODAY)  # fmt: skip
+    publish(vendor)
+    (price,) = live_chip(vendor).prices
+    assert per_chip_hour(price) == Decimal("4.916") and price.chips_per_unit == 8
+    assert live_chip(vendor).derived == []  # nothing to derive: the source states it
 
 
 def test_a_figure_the_source_bounds_is_no_input_to_a_derived_one():

@@ -175,7 +175,7 @@ _FIELDS = {
         ("amount", "amount"),
         ("currency", "currency"),
         ("per", "per"),
-        ("chips_per_unit", "chips bought"),
+        ("chips_per_unit", "chips per instance"),
         ("region", "region"),
         ("difference_note", "note on differing sources"),
         ("as_of", "as of"),
