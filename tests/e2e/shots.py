@@ -46,6 +46,9 @@ PAGE_TYPES = {
     "/data/": (200, "table.downloads"),
     "/chips/?min_memory=150&sort=-bandwidth": (200, "table.chip-table"),
     "/chips/compare/?chips=trainium3,tpu7x,mi355x": (200, "table.chip-compare"),
+    "/chips/mi300x/": (200, "svg.price-svg"),
+    "/chips/trends/": (200, "svg.trend-svg"),
+    "/chips/fit/?params=405&bits=16": (200, "main h1"),
     "/api/v1/docs/": (200, ".opblock"),
     "/no-such-page/": (404, "main h1"),
 }

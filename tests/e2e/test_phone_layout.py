@@ -11,6 +11,7 @@ from vendors.demo import load_demo
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
+NARROW = {"width": 320, "height": 700}  # WCAG 2.2's reflow width (SC 1.4.10)
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
 
@@ -33,7 +34,7 @@ def overlap(a, b):
     return max(width, 0) * max(height, 0)
 
 
-@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["390", "1280"])
+@pytest.mark.parametrize("viewport", [NARROW, PHONE, DESKTOP], ids=["320", "390", "1280"])
 def test_only_named_focusable_scroll_areas_scroll_sideways(open_page, viewport):
     load_demo()
     page, _ = open_page(viewport=viewport)
