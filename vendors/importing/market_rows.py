@@ -4,12 +4,12 @@ saying what to type instead.
 
 A price: ``label`` the chip, ``value`` the amount as the source gives it (no currency sign),
 ``price_kind`` how it is bought (empty: on demand), ``currency`` its ISO code, ``per`` what the
-amount pays for, ``chips`` how many chips it buys, and ``provider``, ``offer``, ``region``, ``note``
-(the note on differing sources). A result: ``label`` the chip, ``value`` the measured value,
-``measure`` its metric, ``unit`` a unit of that metric, ``chips`` the chips it ran on, and
-``system``, ``suite``, ``suite_version``, ``workload``, ``scenario``, ``counted``, ``division``,
-``system_availability`` and ``submitter``. Both: ``as_of`` as a day (2026-05-18) or a month
-(2026-06), or empty.
+amount pays for, ``chips`` how many chips its instance or unit holds, and ``provider``,
+``offer``, ``region``, ``note`` (the note on differing sources). A result: ``label`` the chip,
+``value`` the measured value, ``measure`` its metric, ``unit`` a unit of that metric, ``chips``
+the chips it ran on, and ``system``, ``suite``, ``suite_version``, ``workload``, ``scenario``,
+``counted``, ``division``, ``system_availability`` and ``submitter``. Both: ``as_of`` as a day
+(2026-05-18) or a month (2026-06), or empty.
 """
 
 import datetime as dt
