@@ -768,3 +768,14 @@ def test_saving_a_callout_without_a_link_is_a_form_error_that_changes_nothing(ad
     assert response.status_code == 200
     assert "must link to it" in response.content.decode()
     assert SiteSettings.load().callout_text == ""
+
+
+def test_a_score_without_a_reason_reads_cited_and_its_marker_not_sources_twice(client):
+    vendor = make_vendor(name="Word Check", published=False)
+    axis = make_axis(name="Performance", slug="performance-words")
+    make_score(vendor=vendor, axis=axis, value=4, reason="", sources=[make_source() for _ in range(4)])
+    publish(vendor)
+    page = client.get(vendor.get_absolute_url()).content.decode()
+    row = re.search(r'<div class="sources-only">(.*?)</div>', page, re.S).group(1)
+    text = re.sub(r"<[^>]+>", "", row)
+    assert text == "Performance: 4 cited[4 sources]"
