@@ -18,32 +18,43 @@
   const revision = form.elements.opened_revision;
   const SKIP = new Set(["csrfmiddlewaretoken", "opened_revision", "revision_comment"]);
 
+  // Each named field in the page's order. A name may stand on several fields (a row citing two
+  // sources has a set of evidence fields a source), so values are kept a list a name, in that
+  // order, and filled back the same way: never by ``form.elements[name]``, which is then a list.
+  function named() {
+    return Array.from(form.elements).filter(
+      (el) =>
+        el.name &&
+        !SKIP.has(el.name) &&
+        !el.name.includes("__prefix__") &&
+        !["file", "submit", "button", "reset"].includes(el.type),
+    );
+  }
+
+  function valueOf(el) {
+    if (el.type === "checkbox" || el.type === "radio") return el.checked;
+    if (el.multiple) return Array.from(el.selectedOptions, (o) => o.value);
+    return el.value;
+  }
+
   function fields() {
     const values = {};
-    for (const el of form.elements) {
-      if (!el.name || SKIP.has(el.name) || el.name.includes("__prefix__")) continue;
-      if (["file", "submit", "button", "reset"].includes(el.type)) continue;
-      if (el.type === "checkbox") values[el.name] = el.checked;
-      else if (el.type === "radio") { if (el.checked) values[el.name] = el.value; }
-      else if (el.multiple) values[el.name] = Array.from(el.selectedOptions, (o) => o.value);
-      else values[el.name] = el.value;
-    }
+    for (const el of named()) (values[el.name] ||= []).push(valueOf(el));
     return values;
   }
 
   function fill(values) {
-    for (const [name, value] of Object.entries(values)) {
-      const el = form.elements.namedItem(name);
-      if (!el) continue; // a row added before the reload is not on the page any more
-      if (el instanceof RadioNodeList) {
-        for (const radio of el) radio.checked = radio.value === value;
-      } else if (el.type === "checkbox") {
-        el.checked = Boolean(value);
-      } else if (el.multiple) {
-        for (const option of el.options) option.selected = value.includes(option.value);
-      } else {
-        el.value = value;
-      }
+    const seen = {};
+    for (const el of named()) {
+      const given = values[el.name];
+      const at = (seen[el.name] = el.name in seen ? seen[el.name] + 1 : 0);
+      // a row added before the reload is not on the page any more; a draft kept by an older
+      // page (one value a name) is left as it is
+      if (!Array.isArray(given) || at >= given.length) continue;
+      const value = given[at];
+      if (el.type === "checkbox" || el.type === "radio") el.checked = Boolean(value);
+      else if (el.multiple) for (const option of el.options) option.selected = value.includes(option.value);
+      else el.value = value;
       el.dispatchEvent(new Event("change", { bubbles: true }));
     }
   }
@@ -51,7 +62,10 @@
   const asOpened = JSON.stringify(fields());
   let timer = null;
 
+  let held = false; // while the offer is open, or a restore runs, the saved draft is not written over
+
   function keep() {
+    if (held) return;
     const now = fields();
     if (JSON.stringify(now) === asOpened) {
       localStorage.removeItem(key);
@@ -67,7 +81,8 @@
     const box = document.createElement("div");
     box.className = "unsaved-offer";
     box.setAttribute("role", "alert");
-    const when = new Date(saved.at).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+    // 24-hour time, as the admin writes every other time
+    const when = new Date(saved.at).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
     const text = document.createElement("p");
     text.textContent = `Restore unsaved changes? You typed them on this page at ${when} and did not save them.`;
     const restore = document.createElement("button");
@@ -79,14 +94,22 @@
     drop.className = "button";
     drop.textContent = "Discard them";
     restore.addEventListener("click", () => {
-      fill(saved.values);
+      try {
+        fill(saved.values);
+      } catch (error) {
+        // the draft stays kept, and the offer with it, saying so: nothing typed is lost
+        text.textContent = `These changes could not be restored (${error.message}); they are still kept in this browser.`;
+        return;
+      }
       if (revision && saved.revision) revision.value = saved.revision;
       box.remove();
+      held = false;
       keep();
     });
     drop.addEventListener("click", () => {
       localStorage.removeItem(key);
       box.remove();
+      held = false;
     });
     box.append(text, restore, drop);
     form.before(box);
@@ -98,7 +121,10 @@
   } catch (error) {
     localStorage.removeItem(key);
   }
-  if (saved && saved.values && JSON.stringify(saved.values) !== asOpened) offer(saved);
+  if (saved && saved.values && JSON.stringify(saved.values) !== asOpened) {
+    held = true;
+    offer(saved);
+  }
 
   form.addEventListener("input", () => {
     clearTimeout(timer);

@@ -65,3 +65,46 @@ def test_leaving_the_page_clears_the_editors_presence(open_page):
     wait_until(lambda: not (cache.get(key) or {}))  # the beacon, answered by the live server
     assert (cache.get(key) or {}) == {}
     assert Vendor.objects.filter(pk=vendor.pk).exists()
+
+
+# The field of a fact's value whose row's attribute is ``Pricing``: (its name, its value now).
+PRICING = """() => {
+  const select = [...document.querySelectorAll("select[name^='facts-'][name$='-attribute']")]
+    .find((el) => el.selectedOptions.length && el.selectedOptions[0].textContent.trim() === "Pricing");
+  const field = document.querySelector(`[name='${select.name.replace(/-attribute$/, "-value")}']`);
+  return [field.name, field.value];
+}"""
+
+
+@pytest.mark.parametrize("slug", ["aws-trainium", "google-tpu", "amd-instinct"])
+def test_typing_into_a_demo_profiles_pricing_is_restored_after_a_reload(open_page, slug):
+    """Their rows cite several sources each, so many fields share a name (issue 46: the restore
+    failed on them, and the draft was lost)."""
+    from vendors.demo import load_demo
+
+    load_demo()
+    vendor = Vendor.objects.get(slug=slug)
+    page, watcher = sign_in(open_page, username=f"restorer-{slug}", viewport={"width": 1280, "height": 900})
+    page.goto(f.admin_change_url(vendor))
+    name, saved = page.evaluate(PRICING)
+    typed = saved + " Typed and not saved."
+    page.fill(f"[name='{name}']", typed)
+    page.wait_for_function(UNSAVED_KEPT)
+    other_fields = page.evaluate(
+        "() => [...new FormData(document.querySelector('.sectioned-form form'))].length"
+    )
+
+    page.reload()
+    assert page.evaluate(PRICING) == [name, saved]  # nothing restored unasked
+    offer = page.get_by_text("Restore unsaved changes?")
+    expect(offer).to_contain_text(":")  # a 24-hour time: no AM or PM
+    assert not any(word in offer.inner_text() for word in (" AM ", " PM "))
+    page.get_by_role("button", name="Restore unsaved changes").click()
+    expect(page.locator(f"[name='{name}']")).to_have_value(typed)
+    expect(offer).to_have_count(0)
+    assert page.evaluate(
+        "() => [...new FormData(document.querySelector('.sectioned-form form'))].length"
+    ) == (other_fields)
+    # the draft now holds what was restored, until the page is saved
+    page.wait_for_function(UNSAVED_KEPT)
+    assert [error for error in watcher.console_errors if "uncaught" in error] == []
