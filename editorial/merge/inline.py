@@ -48,6 +48,8 @@ class InlineRebase:
         self.form_class: type[forms.ModelForm] = theirs_formset.form
         self.fields = {n: f for n, f in self.form_class.base_fields.items() if n not in SKIP_FIELDS}
         self.theirs = {str(form.instance.pk): form for form in theirs_formset.initial_forms}
+        # What the inline fills in on the empty rows it offers (a Score row's axis): not an edit.
+        self.offered = {name for initial in theirs_formset.initial_extra or [] for name in initial}
         self.base_rows = rebase.base.get(label, {}) if rebase.base is not None else None
         self.kept: list[RowData] = []  # rows saved now, in the rebased formset's order
         self.revived: list[RowData] = []  # rows they deleted and you edited, back as new rows
@@ -166,9 +168,15 @@ class InlineRebase:
                 self.merge.theirs.append(f"added {self._row_name(None, form)}")
 
     def _note_rows_you_added(self) -> None:
-        """New rows you filled in are added (a blank extra row is no change)."""
+        """New rows you filled in are added. An empty row the page offered is no change, though
+        it comes back with what the inline filled in (a Score row's axis) and the fields'
+        own initial values (a select's first choice)."""
         for values in self.added:
-            if any(any(v for v in submitted) for name, submitted in values.items() if name in self.fields):
+            if any(
+                canon(f, from_row(f, values, name)) != canon(f, f.initial)
+                for name, f in self.fields.items()
+                if name not in self.offered and not isinstance(f, forms.FileField)
+            ):
                 self.merge.yours.append(f"added {self.kind.noun or _verbose_name(self.model)}")
 
     def _place_revived_conflicts(self) -> None:

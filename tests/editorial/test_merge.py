@@ -473,3 +473,37 @@ def test_the_same_spec_number_changed_by_both_is_a_conflict_that_saves_nothing(
     assert message.startswith(f"Saved by alice at {at}: 144") and "Yours: 192" in message
     spec.refresh_from_db()
     assert spec.quantity == 144  # nothing of Bob's is saved yet
+
+
+# --- what the message names: only rows added, changed or deleted ----------------------------
+
+
+def test_an_empty_score_row_offered_for_an_unscored_axis_is_not_named_as_added(profile, alice, bob):
+    f.make_axis(name="Software", is_active=True)  # the page offers an empty Score row, axis filled in
+    alices, bobs = open_page(alice, profile), open_page(bob, profile)
+    assert bobs["scores-TOTAL_FORMS"] == "1" and bobs["scores-0-axis"]  # the offered row, sent back
+    assert alice.post(change_url(profile), alices | {"facts-0-value": "144 GB HBM3e"}).status_code == 302
+    at = saved_at(profile)
+
+    response = bob.post(change_url(profile), bobs | {"facts-1-value": "Savings plans"}, follow=True)
+
+    assert response.redirect_chain, response.context["adminform"].form.errors
+    merged = [m for m in messages_of(response) if m.startswith("Merged")]
+    assert merged == [f"Merged with alice's save of {at}: they changed Memory, you changed Pricing."]
+    assert not profile.scores.exists()
+
+
+def test_a_score_filled_in_on_the_offered_row_is_named_as_added(profile, alice, bob):
+    f.make_axis(name="Software", is_active=True)
+    alices, bobs = open_page(alice, profile), open_page(bob, profile)
+    assert alice.post(change_url(profile), alices | {"facts-0-value": "144 GB HBM3e"}).status_code == 302
+
+    response = bob.post(
+        change_url(profile), bobs | {"scores-0-value": "4", "scores-0-reason": "Neuron works."}, follow=True
+    )
+
+    assert response.redirect_chain, response.context["adminform"].form.errors
+    assert any(m.endswith("they changed Memory, you changed added Score.") for m in messages_of(response)), (
+        messages_of(response)
+    )
+    assert profile.scores.get().value == 4
