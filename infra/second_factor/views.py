@@ -44,17 +44,26 @@ def _with_next(name: str, next_url: str) -> str:
     return f"{reverse(name)}?{urlencode({'next': next_url})}"
 
 
-def passkeys_here(request: HttpRequest) -> bool:
-    """Whether a passkey can be made or used at this address: browsers tie passkeys to a
-    domain name and refuse an IP address (http://127.0.0.1:8000 fails; http://localhost:8000 works)."""
+def passkeys_refused(request: HttpRequest) -> str:
+    """Why a browser would refuse to make or use a passkey at this address, or "" where it would.
+
+    "an IP address": browsers tie passkeys to a domain name and refuse an IP address
+    (http://127.0.0.1:8000 fails; http://localhost:8000 works). "http": WebAuthn runs only in a
+    secure context, which is https, or http at localhost (or a name under .localhost).
+    """
     host = request.get_host()
     if host.startswith("["):
-        return False  # an IPv6 address
+        return "an IP address"  # an IPv6 address
+    name = host.rsplit(":", 1)[0]
     try:
-        ipaddress.ip_address(host.rsplit(":", 1)[0])
+        ipaddress.ip_address(name)
     except ValueError:
-        return True
-    return False
+        pass
+    else:
+        return "an IP address"
+    if not request.is_secure() and name != "localhost" and not name.endswith(".localhost"):
+        return "http"
+    return ""
 
 
 def _context(request: HttpRequest, **extra) -> dict:
@@ -64,7 +73,7 @@ def _context(request: HttpRequest, **extra) -> dict:
         "available_apps": [],
         "is_nav_sidebar_enabled": False,
         "next": _next_url(request),
-        "passkeys_here": passkeys_here(request),
+        "passkeys_refused": passkeys_refused(request),
         **extra,
     }
 

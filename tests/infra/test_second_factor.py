@@ -242,11 +242,52 @@ def test_a_passkey_answer_made_on_another_origin_is_refused(required, editor):
 
 
 @pytest.mark.parametrize(
-    ("host", "here"),
-    [("localhost:8000", True), ("chips.example", True), ("127.0.0.1:8000", False), ("[::1]:8000", False)],
+    ("host", "secure", "refused"),
+    [
+        ("localhost:8000", False, ""),
+        ("admin.localhost:8000", False, ""),
+        ("chips.example", True, ""),
+        ("chips.example", False, "http"),
+        ("127.0.0.1:8000", False, "an IP address"),
+        ("127.0.0.1:8000", True, "an IP address"),
+        ("[::1]:8000", False, "an IP address"),
+    ],
 )
-def test_passkeys_are_offered_only_at_a_domain_name_which_browsers_tie_them_to(rf, settings, host, here):
-    from infra.second_factor.views import passkeys_here
+def test_passkeys_work_only_at_a_domain_name_in_a_secure_context(rf, settings, host, secure, refused):
+    from infra.second_factor.views import passkeys_refused
 
     settings.ALLOWED_HOSTS = ["*"]
-    assert passkeys_here(rf.get("/admin/", HTTP_HOST=host)) is here
+    assert passkeys_refused(rf.get("/admin/", HTTP_HOST=host, secure=secure)) == refused
+
+
+HTTP_REASON = "Passkeys need a secure address (https); this site is served over http."
+
+
+def test_enrolling_over_http_says_why_passkeys_cannot_work_and_offers_none(required, editor, settings):
+    settings.ALLOWED_HOSTS = ["chips.example"]
+    client = Client(HTTP_HOST="chips.example")
+    client.post(reverse("admin:login"), {"username": "ada", "password": "pw", "next": "/admin/"})
+    page = client.get(ENROL).content.decode()
+    assert f'<p class="second-factor-reason">{HTTP_REASON} Use an authenticator app instead.</p>' in page
+    assert "Add a passkey" not in page
+    assert "Confirm the app" in page
+
+
+def test_enrolling_over_https_offers_a_passkey(required, editor, settings):
+    settings.ALLOWED_HOSTS = ["chips.example"]
+    client = Client(HTTP_HOST="chips.example")
+    client.post(reverse("admin:login"), {"username": "ada", "password": "pw", "next": "/admin/"}, secure=True)
+    page = client.get(ENROL, secure=True).content.decode()
+    assert "Add a passkey" in page
+    assert HTTP_REASON not in page
+
+
+def test_a_passkey_holder_signing_in_over_http_is_told_why_and_pointed_to_a_code(required, editor, settings):
+    settings.ALLOWED_HOSTS = ["chips.example"]
+    enrolled_app(editor)
+    WebAuthnCredential.objects.create(user=editor, confirmed=True, credential_id=b"key", public_key=b"k")
+    client = Client(HTTP_HOST="chips.example")
+    client.post(reverse("admin:login"), {"username": "ada", "password": "pw", "next": "/admin/"})
+    page = client.get(VERIFY).content.decode()
+    assert f'<p class="second-factor-reason">{HTTP_REASON} Use a code below.</p>' in page
+    assert "Use my passkey" not in page
