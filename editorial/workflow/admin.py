@@ -204,12 +204,18 @@ class EditorialAdmin(
         if (submission := submission_for(obj)) is not None and submission.merge is not None:
             messages.success(request, submission.merge.message())
         if selectors.live_version(obj) is not None and obj.has_unpublished_changes:
-            messages.info(
-                request,
-                "Visitors still see the live version: these changes wait for a publisher "
-                "(Publish changes, Schedule changes or Discard changes).",
-            )
+            messages.info(request, self._waiting_message(request, obj))
         return response
+
+    def _waiting_message(self, request, obj):
+        """What a save of a live item's working copy leaves to do, naming only the steps the
+        user may take: a publisher's, or an editor's submit for review."""
+        waiting = "Visitors still see the live version: these changes wait for a publisher"
+        if self.has_publish_permission(request):
+            return f"{waiting} (Publish changes, Schedule changes or Discard changes)."
+        if obj.review_requested_at:
+            return f"{waiting}, who sees them waiting for review."
+        return f"{waiting}. Submit them for review when they are ready."
 
     # Saving: the revision's comment is the editor's own (empty when none is given); the admin's
     # automatic log message stays in its own log (LogEntry), and a compare page lists what changed.

@@ -1,0 +1,87 @@
+"""Words that mislead (issue 46): what the editorial workflow tells editors says only what is
+true and offers only what they may do."""
+
+import pytest
+
+from tests import factories as f
+
+pytestmark = pytest.mark.django_db
+
+change_url = f.admin_change_url
+
+
+def user_in(group, django_user_model, name):
+    user = django_user_model.objects.create_user(
+        name, password="pw", is_staff=True, email=f"{name}@example.com"
+    )
+    user.groups.add(f.role_group(group))
+    return user
+
+
+@pytest.fixture
+def live_trainium():
+    """A live profile with one fact."""
+    memory = f.make_attribute(name="Memory")
+    vendor = f.make_vendor(name="AWS Trainium", slug="aws-trainium")
+    f.make_fact(vendor=vendor, attribute=memory, value="144 GB HBM3e")
+    f.publish(vendor)
+    return vendor
+
+
+def set_memory(value):
+    def edit(rows):
+        rows["facts"][0]["value"] = value
+
+    return edit
+
+
+def messages_after_save(client, vendor, memory):
+    response = f.admin_post_vendor_page(client, vendor, edit=set_memory(memory))
+    assert response.status_code == 302
+    return [str(m) for m in client.get(response.url).context["messages"]]
+
+
+# --- the save message names only the steps the user may take -----------------------------------
+
+
+def test_an_editors_save_of_a_live_profile_offers_submit_for_review_not_publish(
+    client, django_user_model, live_trainium
+):
+    client.force_login(user_in("Editor", django_user_model, "alice"))
+
+    said = messages_after_save(client, live_trainium, "288 GB HBM3e")
+
+    (waiting,) = [m for m in said if m.startswith("Visitors still see the live version")]
+    assert waiting == (
+        "Visitors still see the live version: these changes wait for a publisher. "
+        "Submit them for review when they are ready."
+    )
+    assert not any(word in waiting for word in ("Publish", "Schedule", "Discard"))
+
+
+def test_an_editors_save_of_a_profile_waiting_for_review_says_a_publisher_sees_it(
+    client, django_user_model, live_trainium
+):
+    client.force_login(user_in("Editor", django_user_model, "alice"))
+    messages_after_save(client, live_trainium, "288 GB HBM3e")
+    assert client.post(f.admin_workflow_url(live_trainium, "submit")).status_code == 302
+
+    said = messages_after_save(client, live_trainium, "288 GB HBM3e (Trn3)")
+
+    assert (
+        "Visitors still see the live version: these changes wait for a publisher, "
+        "who sees them waiting for review." in said
+    )
+
+
+def test_a_publishers_save_of_a_live_profile_offers_publish_schedule_and_discard(
+    client, django_user_model, live_trainium
+):
+    client.force_login(user_in("Publisher", django_user_model, "pat"))
+
+    said = messages_after_save(client, live_trainium, "288 GB HBM3e")
+
+    assert (
+        "Visitors still see the live version: these changes wait for a publisher "
+        "(Publish changes, Schedule changes or Discard changes)." in said
+    )
