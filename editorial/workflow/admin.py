@@ -172,7 +172,7 @@ class EditorialAdmin(
                 can_submit=self.has_change_permission(request, obj),
                 pending_changes=selectors.unpublished_changes(obj, live=live, pending=pending),
                 publish_form=PublishForm(),
-                schedule_form=ScheduleForm(),
+                schedule_form=ScheduleForm(auto_id="id_schedule_%s"),  # beside the publish form's fields
                 submit_form=SubmitForm(),
                 request_changes_form=RequestChangesForm(),
                 unpublish_at_form=UnpublishAtForm(),

@@ -88,9 +88,19 @@ def moment_field(label):
     )
 
 
+def public_note_field(label="Public note"):
+    """The note readers see beside a version in the change log, whether published or scheduled."""
+    return forms.CharField(
+        label=label,
+        max_length=300,
+        required=False,
+        help_text="Optional. Readers see it in the change log, e.g. “Neuron added vLLM”.",
+    )
+
+
 class ScheduleForm(forms.Form):
     at = moment_field("Publish at")
-    note = forms.CharField(label="Public note", max_length=300, required=False)
+    note = public_note_field("Public note, shown when it goes live")
 
     def clean_at(self):
         at = self.cleaned_data["at"]
@@ -130,9 +140,4 @@ class ResolveForm(forms.Form):
 
 
 class PublishForm(forms.Form):
-    note = forms.CharField(
-        label="Public note",
-        max_length=300,
-        required=False,
-        help_text="Optional. Readers see it in the change log, e.g. “Neuron added vLLM”.",
-    )
+    note = public_note_field()

@@ -57,7 +57,7 @@ def test_an_editors_change_waits_for_the_publisher_then_goes_live(open_page):
     expect(queue).to_contain_text("AWS Trainium")
     expect(queue).to_contain_text("alice")
     queue.get_by_role("link", name="AWS Trainium").click()
-    publisher.get_by_label("Public note").fill("Trainium3 memory per AWS")
+    publisher.get_by_label("Public note", exact=True).fill("Trainium3 memory per AWS")
     publisher.get_by_role("button", name="Publish changes").click()
     expect(publisher.locator(".messagelist").get_by_text("Published: visitors see it now.")).to_be_visible()
     expect(publisher.get_by_role("heading", name="Publishing: Live", exact=True)).to_be_visible()

@@ -85,3 +85,37 @@ def test_a_publishers_save_of_a_live_profile_offers_publish_schedule_and_discard
         "Visitors still see the live version: these changes wait for a publisher "
         "(Publish changes, Schedule changes or Discard changes)." in said
     )
+
+
+# --- a schedule carries a public note, as a publish does ---------------------------------------
+
+
+def test_schedule_changes_takes_a_public_note_that_readers_see_once_it_goes_live(
+    client, django_user_model, live_trainium, monkeypatch
+):
+    import datetime as dt
+    import re
+
+    from django.utils import timezone
+
+    client.force_login(user_in("Publisher", django_user_model, "pat"))
+    messages_after_save(client, live_trainium, "288 GB HBM3e")
+    page = client.get(change_url(live_trainium)).content.decode()
+    schedule = re.search(r'<form[^>]*workflow/schedule/".*?</form>', page, re.S).group(0)
+    assert '<label for="id_schedule_note">Public note, shown when it goes live</label>' in schedule
+    assert re.search(r'<input type="text" name="note"[^>]*id="id_schedule_note"', schedule)
+
+    at = timezone.localtime() + dt.timedelta(hours=2)
+    response = client.post(
+        f.admin_workflow_url(live_trainium, "schedule"),
+        {"at": f"{at:%Y-%m-%dT%H:%M}", "note": "Trainium3 memory per AWS"},
+    )
+    assert response.status_code == 302
+    visitor = type(client)()
+    assert "Trainium3 memory per AWS" not in visitor.get("/vendors/aws-trainium/changes/").content.decode()
+
+    later = timezone.now() + dt.timedelta(hours=3)
+    monkeypatch.setattr(timezone, "now", lambda: later)
+    changes = visitor.get("/vendors/aws-trainium/changes/").content.decode()
+    assert "Trainium3 memory per AWS" in changes
+    assert "Memory: 144 GB HBM3e -&gt; 288 GB HBM3e" in changes
