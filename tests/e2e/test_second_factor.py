@@ -10,6 +10,7 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from tests import factories as f
+from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -122,3 +123,27 @@ def test_enrol_an_authenticator_app_then_sign_in_with_its_code(open_page):
     page.get_by_role("button", name="Confirm").click()
     expect(page.get_by_role("heading", name=HOME)).to_be_visible()
     watcher.assert_clean()
+
+
+def test_over_http_at_a_name_the_passkey_section_says_why_it_cannot_work(browser, live_server, settings):
+    """http://localhost is a secure context and passkeys work there (above); http at any other
+    name is not, and the page says so where the button would be. Chromium is told that the name
+    chips.test is this machine, so the live server is reached over plain http by a name."""
+    settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "chips.test"]
+    new_staff("turing")
+    port = live_server.url.rsplit(":", 1)[1]
+    named = browser.browser_type.launch(
+        executable_path=str(CHROMIUM),
+        args=[*CHROMIUM_ARGS, "--host-resolver-rules=MAP chips.test 127.0.0.1"],
+    )
+    try:
+        page = named.new_page(base_url=f"http://chips.test:{port}")
+        password_step(page, "turing")
+        expect(page.get_by_role("heading", name="Set up your second step")).to_be_visible()
+        assert page.evaluate("window.isSecureContext") is False
+        reason = page.get_by_text("Passkeys need a secure address (https); this site is served over http.")
+        expect(reason).to_be_visible()
+        expect(page.get_by_role("button", name="Add a passkey")).to_have_count(0)
+        expect(page.get_by_role("button", name="Confirm the app")).to_be_visible()
+    finally:
+        named.close()
