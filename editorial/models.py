@@ -109,9 +109,11 @@ class PublishedVersion(models.Model):
 
     objects = VersionQuerySet.as_manager()
 
-    if TYPE_CHECKING:  # every concrete version model has its foreign key to the item
+    if TYPE_CHECKING:  # every concrete version model has its foreign key to the item, and its page
         item: Editable
         item_id: int
+
+        def get_absolute_url(self) -> str: ...
 
     class Meta:
         abstract = True

@@ -33,7 +33,7 @@ from .models import Notification, NotificationSetting
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
-    from .models import Editable
+    from .models import Editable, PublishedVersion
 
 log = logging.getLogger(__name__)
 MAX_ATTEMPTS = 10  # then it stays in the admin's list, unsent, for someone to look at
@@ -127,13 +127,22 @@ def changes_requested(*, obj: Editable, by: User, to: User | None, comment: str)
     )
 
 
-def published(*, obj: Editable, by: User | None, to: User | None, when: str | None) -> None:
+def published(
+    *, obj: Editable, version: PublishedVersion, by: User | None, to: User | None, when: str | None
+) -> None:
+    """Tell whoever submitted ``obj`` that ``version`` is live (or when it goes live), with its
+    public note and the page readers see."""
     what = f"scheduled “{obj}” to go live {when}" if when else f"published “{obj}”: visitors see it now"
+    note = f"\n\nThe public note, in the change log: {version.note}" if version.note else ""
+    page = f"The page, live from {when}" if when else "The live page"
     notify(
         users=[to],
         leave_out=by,
         subject=f"{'Scheduled' if when else 'Published'}: {obj}",
-        body=_sign(f"{by or 'Someone'} {what}.\n\nOpen it: {change_page(obj)}"),
+        body=_sign(
+            f"{by or 'Someone'} {what}.{note}\n\n{page}: {absolute(version.get_absolute_url())}\n"
+            f"Open it in the admin: {change_page(obj)}"
+        ),
     )
 
 

@@ -130,8 +130,8 @@ def publish(
     submitter = obj.review_requested_by
     _set_state(obj, has_unpublished_changes=False, review_requested_at=None, review_requested_by=None)
     notifications.published(
-        obj=obj, by=user if user is not None and user.is_authenticated else None, to=submitter,
-        when=when(at) if at > now else None,
+        obj=obj, version=version, by=user if user is not None and user.is_authenticated else None,
+        to=submitter, when=when(at) if at > now else None,
     )  # fmt: skip
     send(Changed(Kind.PUBLISHED, obj, publication, before=live, after=version, at=at if at > now else None))
     return version

@@ -88,6 +88,43 @@ def test_a_publish_tells_whoever_submitted_it(client, people, edited, django_cap
     assert message.to == ["eddie@example.com"] and message.subject == "Published: AWS Trainium"
 
 
+def test_the_published_email_has_the_public_note_and_a_link_to_the_live_page(
+    client, people, edited, django_capture_on_commit_callbacks
+):
+    post_step(client, people["editor"], edited, "submit", django_capture_on_commit_callbacks)
+    mail.outbox.clear()
+    post_step(
+        client, people["pat"], edited, "publish", django_capture_on_commit_callbacks, note="Neuron added vLLM"
+    )
+    (message,) = mail.outbox
+    assert "The public note, in the change log: Neuron added vLLM" in message.body
+    assert f"The live page: https://chipsite.example/vendors/{edited.slug}/\n" in message.body
+    assert f"Open it in the admin: https://chipsite.example/admin/vendors/vendor/{edited.pk}/change/" in (
+        message.body
+    )
+
+
+def test_the_scheduled_email_says_from_when_the_page_is_live_with_its_note(
+    client, people, edited, django_capture_on_commit_callbacks
+):
+    import datetime as dt
+
+    post_step(client, people["editor"], edited, "submit", django_capture_on_commit_callbacks)
+    mail.outbox.clear()
+    at = timezone.localtime() + dt.timedelta(days=1)
+    post_step(
+        client, people["pat"], edited, "schedule", django_capture_on_commit_callbacks,
+        at=f"{at:%Y-%m-%dT%H:%M}", note="Trainium3 memory per AWS",
+    )  # fmt: skip
+    (message,) = mail.outbox
+    assert message.subject == "Scheduled: AWS Trainium"
+    assert "The public note, in the change log: Trainium3 memory per AWS" in message.body
+    assert (
+        f"The page, live from {at:%-d %b %Y %H:%M}: https://chipsite.example/vendors/{edited.slug}/\n"
+        in message.body
+    )
+
+
 def test_each_user_chooses_each_a_digest_or_none(people, edited, django_capture_on_commit_callbacks):
     NotificationSetting.objects.create(user=people["pat"], how=NotificationSetting.How.OFF)
     NotificationSetting.objects.create(user=people["quinn"], how=NotificationSetting.How.DAILY)
