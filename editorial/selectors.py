@@ -9,7 +9,7 @@ import datetime as dt
 from typing import TYPE_CHECKING, TypedDict
 
 from django.db import models
-from django.db.models import Case, OuterRef, Subquery, Value, When
+from django.db.models import Case, Exists, OuterRef, Subquery, Value, When
 from django.template.defaultfilters import date as format_date
 from django.utils import timezone
 from reversion.models import Version
@@ -73,8 +73,10 @@ class State(models.TextChoices):
     """Where an item stands: every item is in exactly one of these (see ``with_state``)."""
 
     DRAFT = "draft", "Draft"
+    UNPUBLISHED = "unpublished", "Unpublished"
     SCHEDULED = "scheduled", "Scheduled"
     LIVE = "live", "Live"
+    UNPUBLISHING = "unpublishing", "Live, unpublishing"
     CHANGES = "changes", "Live + unpublished changes"
     CHANGES_SCHEDULED = "changes-scheduled", "Live + changes scheduled"
     REVIEW = "review", "Waiting for review"
@@ -84,30 +86,39 @@ class ItemState(TypedDict):
     """What ``with_state`` annotates an item with."""
 
     live_since: dt.datetime | None
+    live_until: dt.datetime | None
     pending_at: dt.datetime | None
+    was_live: bool
     state: str  # a State value
 
 
 def with_state(
     queryset: models.QuerySet[Editable], *, at: dt.datetime | None = None
 ) -> models.QuerySet[WithAnnotations[Editable, ItemState]]:
-    """Annotate each item with ``live_since``, ``pending_at`` and its ``state`` (a State value).
+    """Annotate each item with ``live_since``, ``live_until``, ``pending_at``, ``was_live`` and
+    its ``state`` (a State value).
 
     The one place the states are told apart, in the list's own query: the admin's state
     filter selects on ``state`` and every status tag (``state()``) reads it. A request for
-    review comes first: it is what a publisher acts on, whatever else is true of the item.
+    review comes first: it is what a publisher acts on, whatever else is true of the item;
+    then a time set for it to go live or off the site. An item not live that has been is
+    unpublished, not a draft.
     """
     at = at or timezone.now()
     mine = _versions(queryset.model, item=OuterRef("pk"))
     return queryset.annotate(
         live_since=Subquery(mine.live(at=at).values("published_at")[:1]),
+        live_until=Subquery(mine.live(at=at).values("superseded_at")[:1]),
         pending_at=Subquery(mine.pending(at=at).order_by("published_at").values("published_at")[:1]),
+        was_live=Exists(mine.filter(published_at__lte=at)),
     ).annotate(
         state=Case(
             When(review_requested_at__isnull=False, has_unpublished_changes=True, then=Value(State.REVIEW)),
             When(pending_at__isnull=False, live_since__isnull=False, then=Value(State.CHANGES_SCHEDULED)),
             When(pending_at__isnull=False, then=Value(State.SCHEDULED)),
+            When(live_since__isnull=True, was_live=True, then=Value(State.UNPUBLISHED)),
             When(live_since__isnull=True, then=Value(State.DRAFT)),
+            When(live_until__isnull=False, then=Value(State.UNPUBLISHING)),
             When(has_unpublished_changes=True, then=Value(State.CHANGES)),
             default=Value(State.LIVE),
             output_field=models.CharField(),
@@ -117,16 +128,18 @@ def with_state(
 
 def state(obj: Editable, *, now: dt.datetime | None = None) -> str:
     """The one status tag of an item, as every admin list and page says it: its State's label,
-    with the time a scheduled version goes live.
+    with the time a scheduled version goes live or the live one goes off the site.
 
     A list's rows come annotated (``with_state``); an item on its own is looked up in one query.
     """
-    if now is None and hasattr(obj, "state") and hasattr(obj, "pending_at"):
-        value, pending_at = obj.state, obj.pending_at
+    if now is None and hasattr(obj, "state") and hasattr(obj, "pending_at") and hasattr(obj, "live_until"):
+        value, pending_at, live_until = obj.state, obj.pending_at, obj.live_until
     else:
         one = with_state(type(obj)._default_manager.filter(pk=obj.pk), at=now)
-        value, pending_at = one.values_list("state", "pending_at").get()
+        value, pending_at, live_until = one.values_list("state", "pending_at", "live_until").get()
     label = State(value).label
     if value in (State.SCHEDULED, State.CHANGES_SCHEDULED):
         return f"{label} for {when(pending_at)}"
+    if value == State.UNPUBLISHING:
+        return f"{label} {when(live_until)}"
     return label

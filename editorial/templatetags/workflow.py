@@ -102,7 +102,7 @@ def my_drafts(context):
         items = (
             with_state(model._default_manager.all())
             .annotate(last_editor=Subquery(last_editor))
-            .filter(last_editor=user.pk, state__in=[State.DRAFT, State.CHANGES])
+            .filter(last_editor=user.pk, state__in=[State.DRAFT, State.UNPUBLISHED, State.CHANGES])
             .order_by("-updated_at")[:SHOWN]
         )
         drafts += [{"item": item, "noun": opts.verbose_name, "url": _change_url(item)} for item in items]

@@ -31,8 +31,14 @@ def one_in_each_state():
     f.publish(changes_scheduled, at=later)
     waiting = edited(f.make_vendor(name="Reviewed chip"))
     services.submit_for_review(obj=waiting, user=f.make_staff_user(group="Editor"))
+    unpublished = f.make_vendor(name="Withdrawn chip")
+    services.unpublish(obj=unpublished, user=None)
+    unpublishing = f.make_vendor(name="Retiring chip")
+    services.schedule_unpublish(obj=unpublishing, user=None, at=later)
     return {
         State.DRAFT: f.make_vendor(name="Draft chip", published=False),
+        State.UNPUBLISHED: unpublished,
+        State.UNPUBLISHING: unpublishing,
         State.SCHEDULED: scheduled,
         State.LIVE: f.make_vendor(name="Live chip"),
         State.CHANGES: edited(f.make_vendor(name="Changed chip")),
@@ -68,10 +74,12 @@ def test_a_live_vendor_waiting_for_review_is_listed_as_waiting_only(admin_client
     assert selectors.state(waiting) == "Waiting for review"
 
 
-def test_the_filter_offers_the_six_states_and_the_list_shows_each_tag(admin_client, one_in_each_state):
+def test_the_filter_offers_every_state_and_the_list_shows_each_tag(admin_client, one_in_each_state):
     page = admin_client.get(CHANGELIST).content.decode()
     for value, label in State.choices:
         assert f'href="?state={value}"' in page and f">{label}<" in page
     later = one_in_each_state[State.SCHEDULED].versions.get().published_at
     assert f">Scheduled for {services.when(later)}<" in page
     assert f">Live + changes scheduled for {services.when(later)}<" in page
+    assert f">Live, unpublishing {services.when(later)}<" in page
+    assert ">Unpublished<" in page

@@ -119,3 +119,28 @@ def test_schedule_changes_takes_a_public_note_that_readers_see_once_it_goes_live
     changes = visitor.get("/vendors/aws-trainium/changes/").content.decode()
     assert "Trainium3 memory per AWS" in changes
     assert "Memory: 144 GB HBM3e -&gt; 288 GB HBM3e" in changes
+
+
+# --- the status tag says when a live item goes off the site, and that it was unpublished ------
+
+
+def test_the_tag_says_live_unpublishing_at_its_time_then_unpublished_not_draft(admin_client, live_trainium):
+    import datetime as dt
+
+    from django.utils import timezone
+
+    at = (timezone.localtime() + dt.timedelta(days=6)).replace(hour=14, minute=0, second=0, microsecond=0)
+    response = admin_client.post(
+        f.admin_workflow_url(live_trainium, "schedule-unpublish"), {"at": f"{at:%Y-%m-%dT%H:%M}"}
+    )
+    assert response.status_code == 302
+    tag = f"Live, unpublishing {at:%-d %b %Y} 14:00"
+    listing = admin_client.get("/admin/vendors/vendor/").content.decode()
+    assert f'<td class="field-state">{tag}</td>' in listing
+    assert f"Publishing: {tag}</h2>" in admin_client.get(change_url(live_trainium)).content.decode()
+
+    assert admin_client.post(f.admin_workflow_url(live_trainium, "unpublish")).status_code == 302
+    listing = admin_client.get("/admin/vendors/vendor/").content.decode()
+    assert '<td class="field-state">Unpublished</td>' in listing
+    assert '<td class="field-state">Draft</td>' not in listing
+    assert "Publishing: Unpublished</h2>" in admin_client.get(change_url(live_trainium)).content.decode()

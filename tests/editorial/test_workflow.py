@@ -181,7 +181,7 @@ def test_unpublishing_takes_the_page_down_and_keeps_its_versions(admin_client, v
     assert "AWS Trainium" not in client.get("/").content.decode()
     assert list(VendorVersion.objects.filter(item=live_trainium).values_list("pk", flat=True)) == kept
     live_trainium.refresh_from_db()
-    assert selectors.state(live_trainium) == "Draft"
+    assert selectors.state(live_trainium) == "Unpublished"
 
 
 # --- states -------------------------------------------------------------------------------------
