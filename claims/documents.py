@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Final, Literal, Self
 
 from django.utils import timezone
@@ -28,7 +28,8 @@ from pydantic import (
 
 from infra.stored import expires, recording, shows
 
-from .document_checks import QUOTE_CHECKS, without_quote_checks
+from .changes import Changes, mark_changes
+from .document_checks import QUOTE_CHECKS
 from .freshness import fresh_until, is_stale, stale_before
 from .models import QUOTE_MAX, Support, Wording, citations_of, display_date
 
@@ -259,28 +260,6 @@ class Verified(Claim):
         return self._stale
 
 
-@dataclass(frozen=True)
-class Changes:
-    """A working copy's differences from the live document, as its preview marks them:
-    ``rows`` is {list name: {row id: "new" or "changed"}} (``facts``, ``events``, ...),
-    ``fields`` the names of the item's own fields that differ, ``removed`` the rows gone."""
-
-    rows: dict[str, dict[int, str]] = field(default_factory=dict)
-    fields: frozenset[str] = frozenset()
-    removed: int = 0
-
-    def of(self, kind: str, pk: int | None = None) -> str:
-        """ "new", "changed" or "" for row ``pk`` of the list ``kind`` ("facts"), or for the
-        item's own field ``kind`` ("summary") when no ``pk`` is given."""
-        if pk is None:
-            return "changed" if kind in self.fields else ""
-        return self.rows.get(kind, {}).get(pk, "")
-
-    @property
-    def count(self) -> int:
-        return sum(len(marks) for marks in self.rows.values()) + len(self.fields) + self.removed
-
-
 class PublishedDocument(Part):
     """What every kind of published document is (profiles here, comparisons in their app):
     schema 2, the sources it cites by id, and rows that cite them. On read each row gets its
@@ -351,35 +330,17 @@ class PublishedDocument(Part):
 
     def changes_from(self, live: Self | None) -> Changes:
         """What a preview of this working copy marks against the live document ``live``:
-        each list of rows by id (new or changed), and the fields of its own part that differ."""
+        each list of rows by id (new or changed), wherever it sits (a chip's specs, prices,
+        ...: a part without an id is matched by its slug or name and its lists read in turn),
+        and the fields of its own parts that differ."""
         if live is None:
             return Changes()
         rows: dict[str, dict[int, str]] = {}
         fields: set[str] = set()
-        removed = 0
-        for name in type(self).model_fields:
-            mine, theirs = getattr(self, name), getattr(live, name)
-            if isinstance(mine, Part) and isinstance(theirs, Part):
-                old, new = _dump(theirs), _dump(mine)
-                fields |= {key for key in new if new[key] != old.get(key)}
-            elif isinstance(mine, list) and all(hasattr(row, "id") for row in [*mine, *theirs]):
-                before = {row.id: _dump(row) for row in theirs}
-                now = {row.id: _dump(row) for row in mine}
-                rows[name] = {
-                    pk: "new" if pk not in before else "changed"
-                    for pk, dump in now.items()
-                    if before.get(pk) != dump
-                }
-                removed += len(before.keys() - now.keys())
+        removed = mark_changes(self, live, rows=rows, fields=fields)
         return Changes(rows=rows, fields=frozenset(fields), removed=removed)
 
     @staticmethod
     def cited_by(rows: Iterable[Any]) -> dict[int, Any]:
         """The sources a working copy's rows cite, by id in id order (for ``build``)."""
         return dict(sorted({source.pk: source for row in rows for source in row.sources.all()}.items()))
-
-
-def _dump(part: Part) -> dict[str, Any]:
-    """A part as a preview compares it: what a check found (of a quote, or the staleness it
-    makes) is no change."""
-    return without_quote_checks(part.model_dump(exclude_computed_fields=True))

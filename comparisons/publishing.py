@@ -59,6 +59,8 @@ class ComparisonPublication(Publication):
         "comparisons.comparisonfaq": Kind("FAQ", "question"),
     }
 
+    document_schema = ComparisonDocument
+
     def document(self, obj: Editable) -> Document:
         return comparison_document(obj)
 

@@ -14,6 +14,7 @@ from django.db.models import Min, Q
 
 if TYPE_CHECKING:
     from django.db.models import Model
+    from pydantic import BaseModel
 
     from .diff import Kind
     from .models import Editable, PublishedVersion
@@ -31,6 +32,8 @@ class Publication:
     version_model: ClassVar[type[PublishedVersion]]  # its PublishedVersion, e.g. VendorVersion
     noun: ClassVar[str] = "item"
     diff_kinds: ClassVar[dict[str, Kind]] = {}  # {model label: Kind}: how its child rows read in a diff
+    # The published document's schema: what its change lists are read from (editorial.document_diff).
+    document_schema: ClassVar[type[BaseModel] | None] = None
 
     def document(self, obj: Editable) -> Document:
         """The whole page as visitors would read it now, as JSON-ready data."""

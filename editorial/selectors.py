@@ -15,6 +15,7 @@ from django.utils import timezone
 from reversion.models import Version
 
 from .diff import describe_changes
+from .document_diff import document_changes
 from .registry import publication_for
 from .revisions import latest_version_id
 
@@ -57,6 +58,12 @@ def unpublished_changes(
     basis = pending or live
     if basis is None or not obj.has_unpublished_changes or not basis.source_version_id:
         return []
+    publication = publication_for(obj)
+    if publication.document_schema is not None:  # read from the documents: what visitors get
+        schema = publication.document_schema
+        return document_changes(
+            schema.model_validate(basis.document), schema.model_validate(publication.document(obj))
+        )
     if not Version.objects.filter(pk=basis.source_version_id).exists():
         return []
     return describe_changes(obj, basis.source_version_id, latest_version_id(obj))

@@ -26,11 +26,11 @@ from django.db import transaction
 from django.utils import timezone
 from reversion.models import Version
 
-from . import notifications
+from . import document_diff, notifications
 from .diff import PUBLIC_SKIP, describe_changes
 from .events import Changed, Kind, send
 from .models import Comment
-from .registry import Publication, publication_for, version_written
+from .registry import Document, Publication, publication_for, version_written
 from .revisions import latest_version_id, record_revision
 from .selectors import live_version, pending_version, unpublishing_at, versions_of, when
 
@@ -102,7 +102,7 @@ def publish(
         obj, user=user, comment="Published." if at <= now else f"Scheduled for {when(at)}."
     )
     document = publication.document(obj)
-    number, changes = _next_number(obj), _changes(obj, previous, revision_id)
+    number, changes = _next_number(obj), _changes(obj, previous, revision_id, document)
     entry = {
         "number": number,
         "published_at": at.isoformat(),
@@ -137,7 +137,17 @@ def publish(
     return version
 
 
-def _changes(obj: Editable, previous: PublishedVersion | None, revision_id: int) -> list[str]:
+def _changes(
+    obj: Editable, previous: PublishedVersion | None, revision_id: int, document: Document
+) -> list[str]:
+    """The change log's lines: what ``document`` changes against the ``previous`` version's."""
+    schema = publication_for(obj).document_schema
+    if previous is not None and schema is not None:
+        return document_diff.document_changes(
+            schema.model_validate(previous.document),
+            schema.model_validate(document),
+            skip=document_diff.PUBLIC_SKIP,
+        )
     if previous is None or not previous.source_version_id:
         return []
     if not Version.objects.filter(pk=previous.source_version_id).exists():

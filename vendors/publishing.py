@@ -145,6 +145,8 @@ class VendorPublication(Publication):
         "chips.result": Kind("", "chip", "value", name=result_row_name),
     }
 
+    document_schema = VendorDocument
+
     def document(self, obj: Editable) -> Document:
         return vendor_document(_vendor(obj))
 

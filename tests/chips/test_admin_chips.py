@@ -230,4 +230,4 @@ def test_a_spec_changed_since_the_live_version_is_listed_by_its_chip_and_kind(ad
 
     vendor = Vendor.objects.get(pk=vendor.pk)
     changes = selectors.unpublished_changes(vendor, live=selectors.live_version(vendor), pending=None)
-    assert changes == ["Trainium3 — Memory capacity: 96 -> 144, unit: GB -> GiB"]
+    assert changes == ["Trainium3 — Memory capacity: 96 GB -> 144 GiB"]

@@ -19,7 +19,7 @@ def test_a_published_spec_change_reads_in_the_change_log_by_chip_and_kind_with_i
     record_revision(Vendor.objects.get(pk=vendor.pk), comment="Memory corrected.")
     services.publish(obj=Vendor.objects.get(pk=vendor.pk), user=None, note="Memory corrected.")
     page = client.get(f"/vendors/{vendor.slug}/changes/").content.decode()
-    assert "Trainium3 — Memory capacity: 144 -&gt; 150" in page
+    assert "Trainium3 — Memory capacity: 144 GiB -&gt; 150 GiB" in page
 
 
 def test_a_spec_added_reads_in_the_change_log_with_its_number_as_written(client):

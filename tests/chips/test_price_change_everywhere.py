@@ -61,4 +61,4 @@ def test_a_published_price_change_reads_in_the_change_log_by_chip_and_offer_with
     record_revision(Vendor.objects.get(pk=vendor.pk), comment="TensorWave lowered its price.")
     services.publish(obj=Vendor.objects.get(pk=vendor.pk), user=None, note="TensorWave lowered its price.")
     page = client.get(f"/vendors/{vendor.slug}/changes/").content.decode()
-    assert "MI300X — TensorWave, MI300X rental: 1.5 -&gt; 1.35" in page
+    assert "MI300X — TensorWave, MI300X rental: $1.50 per chip-hour -&gt; $1.35 per chip-hour" in page
