@@ -11,6 +11,7 @@ from ninja import NinjaAPI, Swagger
 from ninja.errors import HttpError, ValidationError
 from ninja.renderers import JSONRenderer
 
+from infra.stored import unrecorded
 from vendors.filters import TOTAL_THRESHOLDS
 from vendors.models import SCORE_MAX, SCORE_MIN
 from vendors.selectors import active_axes, lanes_with_vendor_counts
@@ -57,7 +58,8 @@ class ReadAPI(NinjaAPI):
 
 def _describe_vendor_filters(operation):
     parameters = operation.setdefault("parameters", [])
-    slugs = [lane.slug for lane in lanes_with_vendor_counts()]
+    with unrecorded():  # the lanes' slugs alone, which every page shows ("site"), not their counts
+        slugs = [lane.slug for lane in lanes_with_vendor_counts()]
     for parameter in parameters:
         if parameter["name"] == "lane" and slugs:
             parameter["schema"] = {"type": "array", "items": {"type": "string", "enum": slugs}}

@@ -28,6 +28,7 @@ from vendors.listings import KeysFirstPaginator, add_score_cells
 from vendors.models import SCORE_MAX, SCORE_MIN, VendorVersion, total_max
 from vendors.selectors import (
     active_axes,
+    described_axes,
     lanes_with_vendor_counts,
     live_vendors,
 )
@@ -296,7 +297,7 @@ def axes() -> list[Answer]:
             "score_min": SCORE_MIN,
             "score_max": SCORE_MAX,
         }
-        for axis in active_axes()
+        for axis in described_axes()
     ]
 
 

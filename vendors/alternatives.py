@@ -15,8 +15,9 @@ A stored profile shows ``alternative-<id>`` for each alternative it gives reason
 that changes what they are made of (``reason_inputs``) renders those profiles again
 (vendors/pages.py), and a publish that does not leaves them alone. It shows ``lane-cards-<id>``
 for each lane it lists alternatives of: that lane's first few vendors by name, as cards (their
-name, address, lane and one-line blurb: ``card_entry``), and its count; a new total or verified
-date is on no card, so it renders no other profile.
+name, address, lane and one-line blurb: ``card_entry``); a new total or verified date is on no
+card, so it renders no other profile, and nor does a vendor published or moved beyond a lane's
+first few. A profile also shows ``lane-count-<id>`` of its own lane, whose count it prints.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from typing import Any, Protocol
 from django.utils.text import Truncator
 
 from .documents import VendorDocument
+from .models import SCORE_MAX, SCORE_MIN
 
 SCORE_REASONS = 2  # the widest gaps
 FACT_REASON_LABELS = ("Where to get it",)  # the first that differs is given
@@ -64,8 +66,14 @@ class Card:
 
 
 def lane_key(lane_id: int) -> str:
-    """What a profile shows of a lane: its first few vendors' cards and how many it has."""
+    """What a profile shows of a lane: its first few vendors' cards (one more than it lists,
+    which says whether the lane has more)."""
     return f"lane-cards-{lane_id}"
+
+
+def lane_count_key(lane_id: int) -> str:
+    """What a profile shows of its own lane: how many other vendors it has."""
+    return f"lane-count-{lane_id}"
 
 
 def card_entry(version: Any) -> tuple[str, str, int, str] | None:
@@ -120,5 +128,43 @@ def reason_inputs(page: VendorDocument | None) -> Card | None:
 
 
 def page_key(item_id: int) -> str:
-    """What a stored profile giving reasons for vendor ``item_id`` shows (infra/stored/)."""
+    """What a stored profile giving reasons for vendor ``item_id`` shows (infra/stored/): its
+    cited facts and its address (its scores: ``score_key``)."""
     return f"alternative-{item_id}"
+
+
+def score_key(item_id: int, axis_id: int, mine: int) -> str:
+    """What a stored profile scored ``mine`` on an axis shows of vendor ``item_id``'s score on
+    it: whether, and by how much, it is higher."""
+    return f"alternative-{item_id}-{axis_id}-{mine}"
+
+
+def keys_shown(item_id: int, mine: Card, *, axes: Sequence[NamedAxis]) -> list[str]:
+    """What a profile whose card is ``mine`` shows of the reasons for vendor ``item_id``: its
+    facts and address, and its score on each active axis this profile could be beaten on."""
+    return [
+        page_key(item_id),
+        *(
+            score_key(item_id, axis.pk, own)
+            for axis in axes
+            if (own := mine.score_on(axis.pk)) is not None and own < SCORE_MAX
+        ),
+    ]
+
+
+def keys_changed(item_id: int, before: Card | None, after: Card | None) -> set[str]:
+    """What a publish changes of other profiles' reasons for vendor ``item_id``: its facts and
+    address, and for each axis whose score moved, the profiles scored below the higher of the
+    two (a profile scored at or above both shows no gap on it, before or after)."""
+    if before == after:
+        return set()
+    keys = set()
+    if before is None or after is None or (before.facts, before.url) != (after.facts, after.url):
+        keys.add(page_key(item_id))
+    axis_ids = {axis_id for card in (before, after) if card is not None for axis_id, _ in card.scores}
+    for axis_id in axis_ids:
+        values = [card.score_on(axis_id) if card is not None else None for card in (before, after)]
+        if values[0] != values[1]:
+            higher = max(value for value in values if value is not None)
+            keys |= {score_key(item_id, axis_id, own) for own in range(SCORE_MIN, higher)}
+    return keys

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from django.db.models import Count, Q
 from django.urls import reverse
 
 from editorial.pages import Pages, declare
 
-from . import alternatives
+from . import alternatives, selectors
 from .documents import VendorDocument
 from .models import Lane, VendorVersion
 
@@ -80,9 +81,10 @@ def entry(version: VendorVersion | None) -> tuple | None:
 
 def page_keys(before: VendorVersion | None, after: VendorVersion | None) -> set[str]:
     """The vendor's own document always; the lists it is in when its entry changed (a new
-    total, name, lane or verified date), every profile's alternatives of its lane only when its
-    card changed (name, lane, blurb: not a total), and the feeds when the change is in the
-    change log."""
+    total, name, lane or verified date); every profile's alternatives of its lane only when its
+    card changed (name, lane, blurb: not a total) and it is among the lane's first few, and its
+    lane's own profiles when the lane's count moved; the profiles giving reasons for it only
+    where those reasons can change; and the feeds when the change is in the change log."""
     version = after or before
     assert version is not None
     keys = {version.page_key}
@@ -91,13 +93,47 @@ def page_keys(before: VendorVersion | None, after: VendorVersion | None) -> set[
         keys.add(LIVE_VENDORS_KEY)
     if entry(before) != entry(after):
         keys |= {"entries", *(f"lane-{v.lane_id}" for v in (before, after) if v is not None)}
-    if alternatives.card_entry(before) != alternatives.card_entry(after):
-        keys |= {alternatives.lane_key(v.lane_id) for v in (before, after) if v is not None and v.lane_id}
-    if alternatives.reason_inputs(_document(before)) != alternatives.reason_inputs(_document(after)):
-        keys.add(alternatives.page_key(version.item_id))  # other profiles' reasons for it
+    keys |= _alternatives_keys(before, after)
     if after is None or after.content_changed:
         keys |= {"changes", *(f"lane-changes-{v.lane_id}" for v in (before, after) if v is not None)}
     return keys
+
+
+def _alternatives_keys(before: VendorVersion | None, after: VendorVersion | None) -> set[str]:
+    """What other profiles' alternatives show of the vendor that changed: its card where it is
+    among its lane's first few, its lane's count, and its reasons where they can change."""
+    both = [v for v in (before, after) if v is not None]
+    keys = set()
+    if alternatives.card_entry(before) != alternatives.card_entry(after):
+        keys |= {alternatives.lane_key(v.lane_id) for v in among_first_cards(both) if v.lane_id}
+    if before is None or after is None or before.lane_id != after.lane_id:  # a lane's count moved
+        keys |= {
+            selectors.LANE_COUNTS_KEY,
+            *(alternatives.lane_count_key(v.lane_id) for v in both if v.lane_id),
+        }
+    before_card, after_card = (alternatives.reason_inputs(_document(v)) for v in (before, after))
+    return keys | alternatives.keys_changed(both[0].item_id, before_card, after_card)
+
+
+def among_first_cards(versions: list[VendorVersion]) -> list[VendorVersion]:
+    """Those of ``versions`` (one vendor's, before and after a publish) that are among their
+    lane's first few live vendors by name, the other vendors as they are now: the cards every
+    profile lists (``selectors.alternatives_by_lane``). One query. A name tied with another's
+    counts as first: a card is never missed."""
+    shown = [version for version in versions if version.lane_id is not None]
+    if not shown:
+        return []
+    ahead = (
+        selectors.live_vendors()
+        .exclude(item_id=shown[0].item_id)
+        .aggregate(
+            **{
+                f"v{n}": Count("pk", filter=Q(lane=version.lane_id, name__lt=version.name))
+                for n, version in enumerate(shown)
+            }
+        )
+    )
+    return [version for n, version in enumerate(shown) if ahead[f"v{n}"] <= selectors.ALTERNATIVES_PER_LANE]
 
 
 def _document(version: VendorVersion | None) -> VendorDocument | None:

@@ -64,13 +64,22 @@ if TYPE_CHECKING:
     type ScoredVersion = WithAnnotations[VendorVersion, ScoreCells]
 
 
-AXES_KEY = "axes"  # a stored page that reads the active axes (their names and descriptions)
+AXES_KEY = "axes"  # a stored page that reads the active axes (their names, order and number)
+AXES_DESCRIPTIONS_KEY = "axes-descriptions"  # ... and prints their descriptions too
 SITE_TEXT_KEY = "site-text"  # ... that reads the site's text (SiteSettings)
+LANE_COUNTS_KEY = "lane-counts"  # ... that prints how many live vendors each lane has
 
 
 def active_axes() -> list[Axis]:
     shows(AXES_KEY)
     return cached("active-axes", lambda: list(Axis.objects.filter(is_active=True)))
+
+
+def described_axes() -> list[Axis]:
+    """The active axes, for a page that prints their descriptions: an edited description renders
+    again these pages alone, not every page that reads the axes' names."""
+    shows(AXES_DESCRIPTIONS_KEY)
+    return active_axes()
 
 
 def site_settings() -> SiteSettings:
@@ -299,7 +308,9 @@ def _add_alternatives(profile: Profile, *, vendor_id: int, lane_id: int, live_la
     with unrecorded():  # a first build reads every lane's count; a page shows only what follows
         by_lane = cached("alternatives", alternatives_by_lane)
     for lane, versions in by_lane:
-        shows(alternatives.lane_key(lane.pk))  # its first few vendors as cards, and its count
+        shows(alternatives.lane_key(lane.pk))  # its first few vendors as cards
+        if lane.pk == lane_id:
+            shows(alternatives.lane_count_key(lane.pk))  # "All 12 other vendors in ..."
         shown = [version for version in versions if version.item_id != vendor_id][:ALTERNATIVES_PER_LANE]
         others = lane.vendor_count - (1 if lane.pk == live_lane_id else 0)
         if lane.pk == lane_id:
@@ -320,7 +331,7 @@ def _add_reasons(profile: Profile, *, page: VendorDocument, axes: Sequence[Axis]
         other = getattr(version, "reason_card", None)
         if other is None:  # a list cached before cards: no reasons rather than a guess
             return Alternative(version=version)
-        shows(alternatives.page_key(version.item_id))
+        shows(*alternatives.keys_shown(version.item_id, mine, axes=axes))
         return Alternative(version=version, reasons=alternatives.reasons(mine, other, axes=axes))
 
     profile.alternatives_same = [alternative(version) for version in profile.same_lane]
@@ -367,8 +378,9 @@ def active_total_max() -> int:
 
 def lanes_with_vendor_counts() -> QuerySet[LaneWithCount]:
     """Every lane in its order, each with ``vendor_count`` live vendors, in one query: the
-    counts are read from the (lane, published_at, superseded_at, id) index alone."""
-    shows("entries")
+    counts are read from the (lane, published_at, superseded_at, id) index alone. A stored page
+    of them shows the counts alone: a new total or verified date leaves it as it is."""
+    shows(LANE_COUNTS_KEY)
     live = (
         live_vendors()
         .filter(lane=OuterRef("pk"))

@@ -8,7 +8,7 @@ from infra.admin_input import ValidatesInitial
 
 from ..models import Attribute, Axis, Lane, SiteSettings
 from ..publishing import refresh_totals
-from ..selectors import AXES_KEY, SITE_TEXT_KEY
+from ..selectors import AXES_DESCRIPTIONS_KEY, AXES_KEY, SITE_TEXT_KEY
 
 
 class ChangesPublicPages(ValidatesInitial):
@@ -74,12 +74,15 @@ class AxisAdmin(ChangesPublicPages, admin.ModelAdmin):
     search_fields = ["name", "slug", "description"]
     prepopulated_fields = {"slug": ["name"]}
 
-    # An axis's words are on the pages that read the active axes; its place, its slug or
-    # whether it counts reorder and re-total every list and profile: every page.
-    WORDS = {"name", "description"}
+    # An axis's name is on the pages that read the active axes, its description only on those
+    # that print it (described_axes); its place, its slug or whether it counts reorder and
+    # re-total every list and profile: every page.
+    SHOWN_ON = {"name": AXES_KEY, "description": AXES_DESCRIPTIONS_KEY}
 
     def pages_showing(self, form=None):
-        return [AXES_KEY] if form is not None and set(form.changed_data) <= self.WORDS else None
+        if form is None or not set(form.changed_data) <= set(self.SHOWN_ON):
+            return None
+        return sorted(self.SHOWN_ON[name] for name in form.changed_data)
 
     # Totals are the sum over the active axes: turning an axis on or off changes every
     # published total at once, so the stored totals the lists sort on follow.
