@@ -13,7 +13,8 @@ def in_view_above_the_bar(page, locator):
     """What hides ``locator`` from a reader: the bar over it, or the window's edges; "" for nothing."""
     box, bar = locator.bounding_box(), page.locator(".compare-bar").bounding_box()
     if overlap(box, bar) > 0:
-        return f"under the Compare bar ({box['y']:.0f}-{box['y'] + box['height']:.0f} px, bar from {bar['y']:.0f})"
+        bottom = box["y"] + box["height"]
+        return f"under the Compare bar ({box['y']:.0f}-{bottom:.0f} px, bar from {bar['y']:.0f})"
     if box["y"] < 0 or box["y"] + box["height"] > PHONE["height"]:
         return f"outside the window ({box['y']:.0f} px)"
     return ""
