@@ -18,6 +18,7 @@ class SearchEntry(models.Model):
     class Kind(models.TextChoices):
         # In the order a results page shows its groups.
         VENDOR = "vendor", "Vendors"
+        CHIP = "chip", "Chips"
         COMPARISON = "comparison", "Comparisons"
         FACT = "fact", "Facts"
         EVENT = "event", "What changed"

@@ -12,6 +12,7 @@ from collections.abc import Iterator, Sequence, Sized
 from typing import Any
 
 from django.db.models import Prefetch, QuerySet
+from django.urls import reverse
 
 from chips import units
 from chips.documents import STAGES, Chip
@@ -315,9 +316,10 @@ SEARCHED_TEXT = ("summary", "what_it_is", "best_for", "watch_out", "verdict")
 
 
 def vendor_search_entries(document: VendorDocument) -> list[dict[str, Any]]:
-    """What search finds on a profile: the vendor, each fact and event, each FAQ.
+    """What search finds on a profile: the vendor, each of its chips, each fact and event, each FAQ.
 
-    Each entry links to its own row of the page (the anchors in vendor_detail.html)."""
+    Each entry links to its own row of the page (the anchors in vendor_detail.html), a chip to
+    its own page, found by its name and its numbers as the sources give them."""
     vendor = document.vendor
     page = vendor.get_absolute_url()
     texts = [getattr(vendor, key) for key in SEARCHED_TEXT]
@@ -329,6 +331,16 @@ def vendor_search_entries(document: VendorDocument) -> list[dict[str, Any]]:
             "body": " ".join(plain_text(text) for text in texts if text),
             "url": page,
         }
+    ]
+    entries += [
+        {
+            "kind": "chip",
+            "title": chip.name,
+            "keywords": f"{vendor.name} {vendor.company}",
+            "body": "; ".join(f"{spec.label}: {spec.as_given}" for spec in chip.specs),
+            "url": reverse("chips:detail", args=[chip.slug]),
+        }
+        for chip in document.chips
     ]
     entries += [
         {

@@ -21,6 +21,7 @@ SNIPPET_WORDS = 28
 KEYWORDS_QUOTED = {"vendor", "comparison"}  # kinds whose keywords read as words, not labels
 NOUNS = {  # what one and several results of each kind are called
     "vendor": ("vendor", "vendors"),
+    "chip": ("chip", "chips"),
     "comparison": ("comparison", "comparisons"),
     "fact": ("fact", "facts"),
     "event": ("change", "changes"),

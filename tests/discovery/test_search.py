@@ -116,6 +116,34 @@ def test_nothing_unpublished_is_found(catalogue):
     assert hits(search("HBM3e"), "fact") == ["Zephyr Accelerator: Memory"]
 
 
+def test_a_live_chip_is_found_by_its_name_and_links_to_its_page(client, catalogue):
+    zephyr = catalogue["zephyr"]
+    f.make_spec(vendor=zephyr, chip="ZX900", quantity=288, unit="GB")
+    f.publish(zephyr)
+    response = search_page(client, "ZX900")
+    page = response.content.decode()
+    chips = re.search(r'<section aria-labelledby="results-chip".*?</section>', page, re.S).group(0)
+    assert '<h2 id="results-chip">Chips</h2>' in chips
+    assert '<a href="/chips/zx900/">ZX900</a> <span class="muted">on Zephyr Accelerator</span>' in chips
+    assert "Memory capacity: 288 GB" in chips  # its numbers as the source gives them
+    assert client.get("/chips/zx900/").status_code == 200  # the hit leads to a live page
+
+
+def test_a_chip_not_yet_published_is_never_found(catalogue):
+    zephyr = catalogue["zephyr"]
+    f.make_spec(vendor=zephyr, chip="ZX900")
+    f.publish(zephyr)
+    # A second chip saved on the live vendor, not published; a chip of a draft vendor.
+    f.make_spec(vendor=zephyr, chip="Pulsar 3")
+    services.refresh_state(obj=zephyr)
+    draft = f.make_vendor(name="Quokka Draft", lane=f.make_lane(), published=False)
+    f.make_spec(vendor=draft, chip="Quasar 5")
+
+    assert hits(search("ZX900"), "chip") == ["ZX900"]
+    assert hits(search("Pulsar"), "chip") == [] and hits(search("Quasar"), "chip") == []
+    assert search("Pulsar", kind="chip").groups == [] and search("Quasar", kind="chip").groups == []
+
+
 def test_a_republished_value_is_found_and_the_old_one_is_not(catalogue):
     zephyr = catalogue["zephyr"]
     zephyr.facts.update(value="192 GB of HBM4 per chip")
@@ -291,6 +319,20 @@ def test_search_page_query_count_does_not_grow_with_the_catalogue(client, count,
         response = search_page(client, "summary vendor")
     assert response.status_code == 200
     assert f'<a href="#results-vendor">Vendors ({count})</a>' in response.content.decode()
+
+
+@pytest.mark.parametrize("count", [1, 12])
+def test_chip_hits_take_one_query_however_many_chips(client, count, django_assert_num_queries):
+    vendor = f.make_vendor(name="Nebula", lane=f.make_lane(), published=False)
+    for number in range(1, count + 1):
+        f.make_spec(vendor=vendor, chip=f"Nova {number}")
+    f.publish(vendor)
+
+    with django_assert_num_queries(1):
+        response = search_page(client, "nova")
+    page = response.content.decode()
+    assert len(re.findall(r'<a href="/chips/nova-\d+/">Nova \d+</a>', page)) == min(count, 10)
+    assert ("And 2 more chips: show all 12" in page) == (count == 12)
 
 
 @pytest.fixture
