@@ -124,6 +124,7 @@ def test_every_admin_page_reflows_without_sideways_scrolling(open_page, width):
 
 @WIDTHS
 def test_the_sign_in_and_second_step_pages_reflow_without_sideways_scrolling(open_page, settings, width):
+    from django_otp.oath import TOTP
     from django_otp.plugins.otp_totp.models import TOTPDevice
 
     settings.STAFF_SECOND_FACTOR = "required"
@@ -143,6 +144,13 @@ def test_the_sign_in_and_second_step_pages_reflow_without_sideways_scrolling(ope
         expect(page.get_by_role("heading", name=heading)).to_be_visible()
         page.wait_for_load_state("networkidle")
         found |= sticking_out_here(page, heading)
+        if not enrolled:  # the app confirmed, then the recovery codes
+            device = TOTPDevice.objects.get(user=user, confirmed=False)
+            code = TOTP(device.bin_key, device.step, device.t0, device.digits, device.drift)
+            page.get_by_role("textbox", name="Code").fill(f"{code.token():06d}")
+            page.get_by_role("button", name="Confirm the app").click()
+            expect(page.get_by_role("heading", name="Your recovery codes")).to_be_visible()
+            found |= sticking_out_here(page, "Your recovery codes")
     assert found == {}, report(found)
 
 
