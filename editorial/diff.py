@@ -19,7 +19,9 @@ from django.utils.formats import date_format
 from django.utils.text import capfirst
 from reversion.models import Version
 
-SHORT = 80  # longer texts read "changed" rather than old -> new
+from .document_diff import is_long, word_diff
+
+SHORT = 80  # longer texts read as a word diff (document_diff.word_diff) rather than old -> new
 SKIP = {
     "id", "created_at", "updated_at", "position", "verified_by",
     "has_unpublished_changes", "review_requested_at", "review_requested_by",
@@ -126,8 +128,9 @@ def _show(value):
 
 
 def _field_change(name, old, new, *, lead=False):
-    if isinstance(old, str) and isinstance(new, str) and max(len(old), len(new)) > SHORT:
-        return f"{name} changed"
+    """“old -> new”, or the words changed when either is long text (“[-96 GB-] {+144 GB+}”)."""
+    if isinstance(old, str) and isinstance(new, str) and is_long(old, new):
+        return word_diff(old, new) if lead else f"{name}: {word_diff(old, new)}"
     return f"{_show(old)} -> {_show(new)}" if lead else f"{name}: {_show(old)} -> {_show(new)}"
 
 
@@ -137,8 +140,7 @@ def _row_label(model, kind, fields, names):
     if kind.label.startswith("ref:"):
         field = model._meta.get_field(kind.label[4:])
         return names.of(field.related_model, fields.get(field.attname))
-    value = fields.get(kind.label)
-    return _show(value) if len(_show(value)) <= SHORT else _show(value)[:SHORT] + "…"
+    return _show(fields.get(kind.label))  # never cut: a cut name runs into what follows it
 
 
 def _describe_row_change(model, kind, old, new, names, skip=SKIP):
@@ -158,8 +160,6 @@ def _describe_row_change(model, kind, old, new, names, skip=SKIP):
             parts.insert(0, _field_change(label, before, after, lead=True))
         elif field.is_relation:
             parts.append(f"{label}: {before} -> {after}")
-        elif isinstance(field, models.TextField):
-            parts.append(f"{label} changed")  # prose reads better compared on the page itself
         else:
             parts.append(_field_change(label, before, after))
     return parts
@@ -175,9 +175,20 @@ def _plain_decimal(value):
         return value
 
 
-def _describe_citation(model, old_rows, new_rows, names):
+def _describe_citation(model, old_rows, new_rows, names, cited_rows):
+    """Sources added to and removed from rows, and evidence changed. ``cited_rows`` holds the
+    cited rows' fields (both revisions), so a row is named as its own lines name it, in full."""
     cited_model = model._meta.get_field("cited").related_model
     source_model = model._meta.get_field("source").related_model
+    cited_label = cited_model._meta.label_lower
+    kind = KINDS.get(cited_label)
+
+    def name_of(pk):
+        fields = cited_rows.get(str(pk))
+        if kind is None or fields is None:
+            return names.of(cited_model, pk)
+        return _row_label(cited_model, kind, fields, names)
+
     lines = []
     for rows, verb in (
         (new_rows.keys() - old_rows.keys(), "added to"),
@@ -185,7 +196,7 @@ def _describe_citation(model, old_rows, new_rows, names):
     ):
         for pk in sorted(rows):
             row = (new_rows if verb == "added to" else old_rows)[pk]
-            what = names.of(cited_model, row.get("cited_id"))
+            what = name_of(row.get("cited_id"))
             lines.append(f"Source {verb} {what}: {names.of(source_model, row.get('source_id'))}")
     for pk in sorted(old_rows.keys() & new_rows.keys(), key=int):
         old, new = old_rows[pk], new_rows[pk]
@@ -193,12 +204,18 @@ def _describe_citation(model, old_rows, new_rows, names):
         if old.get("support", "full") != new.get("support", "full"):
             parts.append(f"support {old.get('support', 'full')} -> {new.get('support', 'full')}")
         if (old.get("quote") or "") != (new.get("quote") or ""):
-            parts.append("quote changed" if old.get("quote") else "quote added")
+            parts.append(_quote_change(old.get("quote") or "", new.get("quote") or ""))
         if parts:
-            what = names.of(cited_model, new.get("cited_id"))
+            what = name_of(new.get("cited_id"))
             source = names.of(source_model, new.get("source_id"))
             lines.append(f"Evidence of {what} from {source}: {', '.join(parts)}")
     return lines
+
+
+def _quote_change(old: str, new: str) -> str:
+    if not old:
+        return "quote added"
+    return _field_change("quote", old, new) if new else "quote removed"
 
 
 def describe_changes(obj, old_version_id, new_version_id, *, skip=SKIP):
@@ -220,7 +237,9 @@ def describe_changes(obj, old_version_id, new_version_id, *, skip=SKIP):
         model = apps.get_model(label)
         old_rows, new_rows = before.get(label, {}), after.get(label, {})
         if label.endswith(CITATION_SUFFIX):
-            lines += _describe_citation(model, old_rows, new_rows, names)
+            cited = model._meta.get_field("cited").related_model._meta.label_lower
+            cited_rows = {**before.get(cited, {}), **after.get(cited, {})}
+            lines += _describe_citation(model, old_rows, new_rows, names, cited_rows)
             continue
         kind = KINDS.get(label, Kind(model._meta.verbose_name.capitalize(), "id"))
         noun = f"{kind.noun} " if kind.noun else ""

@@ -210,12 +210,12 @@ def _label(part: BaseModel, name: str) -> str:
 def _change(label: str, old: Any, new: Any) -> str:
     """“label: old -> new”, or a word diff when either is long text; no label: “old -> new”."""
     prefix = f"{label}: " if label else ""
-    if isinstance(old, str) and isinstance(new, str) and _long(old, new):
+    if isinstance(old, str) and isinstance(new, str) and is_long(old, new):
         return prefix + word_diff(old, new)
     return f"{prefix}{_show(old)} -> {_show(new)}"
 
 
-def _long(old: str, new: str) -> bool:
+def is_long(old: str, new: str) -> bool:
     return max(len(old), len(new)) > SHORT or "\n" in old or "\n" in new
 
 

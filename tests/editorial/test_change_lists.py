@@ -10,6 +10,7 @@ import pytest
 
 from editorial import selectors
 from editorial.document_diff import word_diff
+from editorial.revisions import latest_version_id
 from editorial.templatetags.preview import change_line
 from tests import factories as f
 from vendors.models import Vendor
@@ -151,3 +152,20 @@ def test_a_word_diff_is_escaped_and_never_styled_inline():
 
     assert "<del>&lt;b&gt;HBM3&lt;/b&gt;</del>" in html and "<ins>&lt;b&gt;HBM3E&lt;/b&gt;</ins>" in html
     assert "<b>" not in html and "style=" not in html
+
+
+def test_comparing_two_revisions_names_a_cited_row_in_full_and_word_diffs_long_text(admin_client, instinct):
+    blog = f.make_source(title="AMD Instinct MI355X launch post")
+
+    def change(rows):
+        rows["facts"][0] |= {"value": LONG_AFTER, "sources": [*rows["facts"][0]["sources"], blog.pk]}
+
+    vendor = edit(admin_client, instinct, change)
+    edit(admin_client, vendor, lambda rows: None)  # the citations are in the next revision
+    live, latest = selectors.live_version(vendor).source_version_id, latest_version_id(vendor)
+    page = admin_client.get(
+        f"/admin/vendors/vendor/{vendor.pk}/history/compare/", {"a": latest, "b": live}
+    ).content.decode()
+
+    assert "<li>Source added to Memory: AMD Instinct MI355X launch post</li>" in page
+    assert "<del>520</del> <ins>more than 500</ins> billion" in page

@@ -126,4 +126,5 @@ def test_compare_names_an_event_by_its_date_at_its_precision(admin_client):
         rows["events"][0]["text"] = "Trn2 generally available."
 
     assert post_vendor_page(admin_client, vendor, edit=edit).status_code == 302
-    assert "<li>Event Jan 2026: text changed</li>" in compare_page(admin_client, vendor)
+    page = compare_page(admin_client, vendor)
+    assert "<li>Event Jan 2026: text: Trn2 announced. -&gt; Trn2 generally available.</li>" in page

@@ -412,7 +412,7 @@ def test_diff_between_two_revisions_reads_field_by_field(admin_client, edited):
     page = admin_client.get(f"{CHANGELIST}{edited.pk}/history/compare/", {"a": new.pk, "b": old.pk})
     text = page.content.decode()
     assert "Memory: 96 GB HBM3 -&gt; 144 GB HBM3e" in text
-    assert "Score Software: 3 -&gt; 4, reason changed" in text
+    assert "Score Software: 3 -&gt; 4, reason: Neuron is young. -&gt; Neuron grew up." in text
     assert "FAQ added: What is AWS Trainium?" in text
 
 
