@@ -8,6 +8,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from tests import factories as f
+from tests.discovery.test_structured_data import json_ld
 from tests.factories import (
     make_attribute,
     make_axis,
@@ -48,6 +49,11 @@ def world():
             publish(vendor)
         vendors[name] = vendor
     return vendors
+
+
+def breadcrumbs(html):
+    """The names of the page's BreadcrumbList (its JSON-LD), in order."""
+    return [crumb["name"] for crumb in json_ld(html)["BreadcrumbList"]["itemListElement"]]
 
 
 def names_in(html):
@@ -232,12 +238,25 @@ class TestLanes:
         page = client.get("/lanes/inference-specialist/").content.decode()
         for html in (index, page):
             assert "Chips built to <strong>serve</strong> models, not train them." in html
-        # One spelling in both places: capitalised as a heading.
-        assert '<a href="/lanes/inference-specialist/">Inference specialist</a></h2>' in index
-        assert "<h1>Inference specialist</h1>" in page
-        assert '<a href="/lanes/merchant-gpu/">Merchant GPU</a></h2>' in index
+        # One spelling everywhere: the lane's name as its editors wrote it, headings included.
+        assert '<a href="/lanes/inference-specialist/">inference specialist</a></h2>' in index
+        assert "<h1>inference specialist</h1>" in page
+        assert '<a href="/lanes/merchant-gpu/">merchant GPU</a></h2>' in index
         # A lane without a description shows no empty block.
         assert index.count('class="lane-description"') == 1
+
+    def test_a_lanes_name_reads_as_written_in_its_title_breadcrumbs_and_the_profiles_byline(
+        self, client, world
+    ):
+        written = "merchant GPU"  # as the editors wrote it: neither "Merchant GPU" nor "merchant gpu"
+        page = client.get("/lanes/merchant-gpu/").content.decode()
+        assert f"<title>{written}: AI-chip vendors in this lane · chipsite</title>" in page
+        assert f"<h1>{written}</h1>" in page
+        assert breadcrumbs(page) == ["Rankings", written]
+        profile = client.get(world["AMD Instinct"].get_absolute_url()).content.decode()
+        byline = re.search(r'<p class="eyebrow">(.*?)</p>', profile).group(1)
+        assert byline == f'<a href="/lanes/merchant-gpu/">{written}</a> · AMD'
+        assert breadcrumbs(profile) == ["Rankings", written, "AMD Instinct"]
 
     def test_unknown_lane_is_404(self, client, world):
         assert client.get("/lanes/nope/").status_code == 404
