@@ -34,7 +34,8 @@ def days_ago(days):
 
 
 def ymd(day):
-    return f"{day:%Y-%m-%d}"
+    """A date as a reader sees it (infra/formats: “1 Mar 2026”)."""
+    return f"{day.day} {day:%b %Y}"
 
 
 def queue_rows(response):
@@ -563,9 +564,9 @@ class TestProfile:
 
         page = page_text(client.get(vendor.get_absolute_url()))
 
-        assert "Facts verified 2026-01-10" in page
-        assert "Facts verified 2026-03-01" not in page and "not yet verified" not in page
-        assert rankings_verified(client, vendor) == "2026-01-10"
+        assert "Facts verified 10 Jan 2026" in page
+        assert "Facts verified 1 Mar 2026" not in page and "not yet verified" not in page
+        assert rankings_verified(client, vendor) == "10 Jan 2026"
 
     def test_a_never_verified_fact_is_counted_in_words_beside_the_date(self, client, vendor):
         f.make_fact(vendor=vendor, verified_on=days_ago(1))
@@ -603,8 +604,8 @@ class TestProfile:
 
         page = page_text(client.get(vendor.get_absolute_url()))
 
-        assert "Facts verified 2026-03-01" in page and "not yet verified" not in page
-        assert rankings_verified(client, vendor) == "2026-03-01"
+        assert "Facts verified 1 Mar 2026" in page and "not yet verified" not in page
+        assert rankings_verified(client, vendor) == "1 Mar 2026"
 
     def test_no_notice_or_marker_when_every_fact_is_fresh(self, client, vendor):
         f.make_fact(vendor=vendor, verified_on=days_ago(90))
@@ -632,7 +633,7 @@ class TestProfile:
         claims = dict(re.findall(r'<p class="claim"[^>]*>(\w+) claim(.*?)</p>', page, flags=re.S))
         assert 'class="stale"' not in claims["Fresh"]
         assert (
-            f'<span class="stale" title="Last verified {old:%Y-%m-%d}">not recently verified</span>'
+            f'<span class="stale" title="Last verified {ymd(old)}">not recently verified</span>'
             in claims["Old"]
         )
         assert (

@@ -372,9 +372,9 @@ class TestVisitorsSeeWhatIsPublished:
                 for item in re.findall(r"<li>(.*?)</li>", listed, re.S)
             ]
             assert verified == [
-                "Alpha: Facts verified 2026-11-01; 1 fact not yet verified",
-                "Beta: Facts verified 2026-11-01",
-                "Gamma: Facts verified 2026-09-15",
+                "Alpha: Facts verified 1 Nov 2026; 1 fact not yet verified",
+                "Beta: Facts verified 1 Nov 2026",
+                "Gamma: Facts verified 15 Sep 2026",
             ], url
 
 

@@ -36,7 +36,7 @@ def test_the_verified_date_and_suggest_a_correction_sit_under_the_title(open_pag
     page.goto("/vendors/aws-trainium/")
     title = box(page.locator("h1"))
     meta = page.locator(".page-meta")
-    expect(meta).to_have_text("Facts verified 2026-10-31 · Suggest a correction")
+    expect(meta).to_have_text("Facts verified 31 Oct 2026 · Suggest a correction")
     assert 0 <= box(meta)["y"] - (title["y"] + title["height"]) < 40  # right under the title
     assert box(meta)["y"] < viewport["height"]  # on the first screen, not after 34 sources
     expect(meta.get_by_role("link", name="Suggest a correction")).to_have_attribute(

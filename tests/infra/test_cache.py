@@ -94,9 +94,9 @@ def test_a_publish_is_on_the_very_next_request(visitor, trainium):
 
 
 def test_a_verification_is_on_the_very_next_request(visitor, trainium, superuser):
-    assert "Facts verified 2026-09-01" in text_of(visitor.get("/vendors/aws-trainium/"))
+    assert "Facts verified 1 Sep 2026" in text_of(visitor.get("/vendors/aws-trainium/"))
     mark_verified(user=superuser, vendors=type(trainium).objects.filter(pk=trainium.pk))
-    today = f"{timezone.localdate():%Y-%m-%d}"
+    today = f"{timezone.localdate().day} {timezone.localdate():%b %Y}"
     assert f"Facts verified {today}" in text_of(visitor.get("/vendors/aws-trainium/"))
     assert today in text_of(visitor.get("/"))
 

