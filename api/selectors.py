@@ -136,6 +136,7 @@ def query_problems(filterset: VendorFilter) -> list[str]:
 
 def vendor_page(request: HttpRequest, *, page: int, per_page: int) -> Answer:
     """One page of the vendor list, filtered and sorted as the public list does."""
+    shows("entries")
     filterset = vendor_filter(request.GET)
     filterset.form.is_valid()
     if problems := query_problems(filterset):
@@ -144,6 +145,7 @@ def vendor_page(request: HttpRequest, *, page: int, per_page: int) -> Answer:
     shown = _page(paginator, page)
     axes = filterset.axes
     versions = add_score_cells(shown.object_list, axes=axes)
+    shows(*(version.page_key for version in versions))  # each row names its version too
     most = total_max(len(axes))
     return {
         **_page_links(request, shown),

@@ -156,9 +156,9 @@ def _announce_bulk_writes():
     index_all()
     # Written straight to the tables, not through the workflow: announce it as a publish would,
     # or every server would keep serving the smaller catalogue's pages.
-    from infra.cache import content_changed
+    from infra.cache import everything_changed
 
-    content_changed()
+    everything_changed()
     # As autovacuum would soon after on a live site: fresh statistics, and a visibility map
     # that lets counts and deep pages read the indexes alone.
     from django.db import connection

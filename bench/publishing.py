@@ -105,7 +105,6 @@ def axis_edit(n):
 
     from django.contrib import admin
 
-    from infra.cache import content_changed
     from infra.stored import changed
     from vendors.admin.reference import AxisAdmin
     from vendors.models import Axis
@@ -114,7 +113,6 @@ def axis_edit(n):
         axis = first(Axis.objects.filter(is_active=True).order_by("position", "pk"))
         axis.description = axis.description.split(" (benchmark edit")[0] + AXIS_NOTE.format(n=n)
         axis.save()
-        content_changed()
         axis_admin = admin.site._registry[Axis]
         assert isinstance(axis_admin, AxisAdmin)
         changed(axis_admin.pages_showing(SimpleNamespace(changed_data=["description"])))
@@ -188,7 +186,7 @@ def snapshot():
 
 def freshness_across_servers(static_root):
     """A publish through one app server's admin is served by another on the very next request
-    (pages on demand: the content token, infra/cache.py)."""
+    (pages on demand: the keys they show, infra/freshness.py)."""
     import urllib.parse
     import urllib.request
     from http.cookiejar import CookieJar

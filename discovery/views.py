@@ -6,8 +6,11 @@ from django.templatetags.static import static
 from django.urls import reverse
 from django.views.decorators.http import require_safe
 
-from .search import MAX_QUERY_LENGTH, MAX_QUERY_STRING
+from infra.stored import shows
+
+from .search import MAX_QUERY_LENGTH, MAX_QUERY_STRING, search_terms
 from .search import search as search_live
+from .search.keys import query_keys
 
 # Pages for people, not for an index: the admin, search results, and any-N comparisons
 # (every combination of vendors would be a page of its own).
@@ -49,6 +52,8 @@ def search(request):
     raw = params.get("q", "")
     results = search_live(raw, kind=params.get("kind"), page=params.get("page")) if raw.strip() else None
     query = results.query if results else raw[:MAX_QUERY_LENGTH]
+    # What a cached results page shows: the words it can find (discovery/search/keys.py).
+    shows(*query_keys(search_terms(query)))
     # nginx sends an address too long for it to read here (infra/nginx/chipsite.conf.template).
     too_long = "too-long" in params and not results
     response = render(

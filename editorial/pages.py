@@ -4,12 +4,13 @@ This is the only module of the content apps (vendors, comparisons, editorial) th
 ``infra.cache`` and ``infra.stored`` that something changed. The workflow's writes only write
 versions and send one event (``editorial.events``); ``on_change`` hears it and decides:
 
-- every change makes a new content token (``infra.cache.content_changed``), so no cached
-  page outlives it;
-- a change visitors see now renders again the stored pages showing the keys it touches, and
-  the item's own addresses (``infra.stored.changed``); one still to come (a schedule) marks
-  those pages due at its moment (``infra.stored.changes_at``);
-- a change to what is scheduled only (a schedule cancelled) touches the cache alone.
+- a change visitors see now drops the cached pages and renders again the stored pages showing
+  the keys it touches, and the item's own addresses (``infra.stored.changed``); one still to
+  come (a schedule) drops those cached pages and marks those stored pages due at its moment
+  (``infra.stored.changes_at``);
+- a change to what is scheduled only (a schedule cancelled) drops the cached pages showing
+  it, which note their own end again when rendered;
+- every change tells the cache the schedule may have moved (``SCHEDULE_KEY``).
 
 Each app declares its stored pages once, in its ``pages.py``, as a ``Pages``: the URL names
 stored, every address, a live item's own addresses and the keys a change touches. ``declare``
@@ -29,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 from django.db.models import Min, Q
 
 from infra import cache as page_cache
-from infra import stored
+from infra import freshness, stored
 
 from . import events
 from .registry import next_scheduled, publications
@@ -118,10 +119,11 @@ def keys_changed(before: PublishedVersion | None, after: PublishedVersion | None
 
 def on_change(event: events.Changed) -> None:
     """The workflow's one subscriber: what a write changes for the cache and the stored pages."""
-    page_cache.content_changed()
+    keys = keys_changed(event.before, event.after) | {page_cache.SCHEDULE_KEY}
     if event.kind is events.Kind.RESCHEDULED:
-        return  # nothing shows yet; the pages were marked due at its moment when it was scheduled
-    keys = keys_changed(event.before, event.after)
+        # Nothing shows yet; the stored pages were marked due at its moment when it was scheduled.
+        freshness.changed(keys)
+        return
     if event.at is not None:  # its pages are due when its time comes (the worker's sweep renders them)
         stored.changes_at(keys, event.at)
     else:  # once the transaction commits, the pages showing it are rendered again, and its new ones
@@ -136,19 +138,17 @@ def _shown(item: Editable) -> set[str]:
 @contextmanager
 def deleting(items: Iterable[Editable]) -> Iterator[None]:
     """Around deleting ``items`` (the admin's delete): what visitors' pages showed of them is read
-    before they go with their versions; after, every cached page goes and those stored pages
-    are rendered again, without them."""
+    before they go with their versions; after, the pages that showed them go (cached) or are
+    rendered again without them (stored)."""
     shown = set().union(*(_shown(item) for item in items))
     yield
-    page_cache.content_changed()
     stored.changed(shown)
 
 
 def vocabulary_changed(keys: Iterable[str] | None) -> None:
     """An editor saved shared vocabulary visitors' pages show (lanes, attributes, axes, site
-    text): every cached page goes, and the stored pages showing ``keys`` are rendered again,
-    or every stored page when ``keys`` is None (lanes and attributes are on every page)."""
-    page_cache.content_changed()
+    text): the cached and stored pages showing ``keys`` go and are rendered again, or every
+    page when ``keys`` is None (lanes and attributes are on every page)."""
     if keys is None:
         stored.changed_everywhere()
     else:

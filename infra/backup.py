@@ -24,7 +24,6 @@ from django.db import connection, transaction
 from django.db.migrations.recorder import MigrationRecorder
 
 from . import stored
-from .cache import content_changed
 from .models import StoredPage
 
 FORMAT = 1
@@ -161,6 +160,6 @@ def restore(path, *, force=False):
             saved = default_storage.save(name, ContentFile(content))
             if saved != name:
                 raise CommandError(f"Could not restore {name}: the storage named it {saved}.")
-    content_changed()
-    stored.rebuild(shown_before)  # the pages of what was here go; the restored content's are rendered
+    # Every cached page goes, and the stored ones of what was here; the restored content's are rendered.
+    stored.rebuild(shown_before)
     return manifest

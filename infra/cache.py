@@ -1,45 +1,48 @@
-"""Visitors' pages from the cache, fresh on the very next request after any write.
+"""Visitors' pages from the cache, each dropped when something it shows changes.
 
-Every cached page and every cached piece of reference data is stored under the site's
-*content token*: a short random string kept in the shared cache (Redis in production,
-so every app server reads the same one). It changes when
+A page rendered on demand (an address with a query string, an any-N comparison: whatever the
+page store does not keep, infra/stored/) is kept in the cache with what decides whether it is
+still true, by the one rule stored pages follow too (infra/freshness.py):
 
-- the workflow writes what visitors see (publish, schedule, unpublish, verification),
-  or an editor changes shared vocabulary (lanes, attributes, axes, site settings):
-  ``content_changed()`` deletes it once the transaction commits;
-- a scheduled version's time comes, or the day turns (stale marks follow the date):
-  the token carries the moment it stops being valid.
+- the keys it showed while it rendered (``infra.stored.shows``: ``vendor-12``, ``lane-3``...),
+  and the change counter's value when its render began: it is served while none of those keys
+  has changed since, on every app server (the numbers are in the shared cache, and each
+  process's own copies are dropped on Redis's change channel);
+- the moment it stops being true by itself: a version scheduled to go live or off, a row
+  turning stale (what its render noted, as a stored page's), and midnight at the latest;
+- the release of the code that rendered it (a deploy changes it).
 
-A new token means new keys: nothing is ever served stale, and nothing needs a timeout
-to become fresh. Old entries simply age out of the cache.
+Shared reference data (``cached``) is kept the same way, under the keys it names (by default
+``ANY_CHANGE``: dropped at every change). A page that records nothing it shows but the site
+itself is taken to show everything, and is dropped at every change.
 """
 
 import datetime as dt
 import hashlib
 import logging
 import time
-import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.core.cache import cache, caches
-from django.db import transaction
 from django.http import HttpResponse, HttpResponseNotModified
 from django.utils import timezone
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.http import quote_etag
 
+from . import freshness
+from .freshness import ANY_CHANGE, AT_KEY, COUNT_KEY
 from .replica import reads_from_replica
+from .stored.keys import EVERYTHING, OWN_KEY_PREFIX, Shown, _shown, expiry, only_vocabulary, own_key
 
 if TYPE_CHECKING:
     from .cache_backends import LocalLayer
 
 log = logging.getLogger(__name__)
 
-TOKEN_KEY = "content-token"
-MAX_TOKEN_SECONDS = 24 * 3600
+SCHEDULE_KEY = "schedule"  # what is scheduled to go live or off (editorial.pages numbers it at each change)
 
 
 _schedules: list[Callable[[dt.datetime], dt.datetime | None]] = []
@@ -54,105 +57,153 @@ def changes_at(hook):
     return hook
 
 
-def _scheduled(now):
-    """The next moment what visitors see changes by itself (the hooks' earliest), or None."""
-    return min((moment for hook in _schedules if (moment := hook(now)) is not None), default=None)
-
-
-def _next_change(now, scheduled):
-    """When the token made now stops being valid: the next scheduled change, or midnight."""
-    midnight = timezone.localtime(now).replace(hour=0, minute=0, second=0, microsecond=0)
-    return min(moment for moment in (scheduled, midnight + dt.timedelta(days=1)) if moment is not None)
-
-
-def _valid(token):
-    """The token's value while its time has not passed, else None."""
-    if token and token["until"] > timezone.now().timestamp():
-        return token["value"]
-    return None
-
-
-def _current_token():
-    """The current content token (its value, until, made and scheduled); a new one once the
-    old one's time has passed."""
-    now = timezone.now()
-    found = cache.get(TOKEN_KEY)
-    if _valid(found) and "scheduled" in found:  # (a token made by an earlier release has none)
-        return found
-    scheduled = _scheduled(now)
-    until = _next_change(now, scheduled)
-    token = {
-        "value": uuid.uuid4().hex[:16],
-        "until": until.timestamp(),
-        "made": now.timestamp(),
-        "scheduled": scheduled.timestamp() if scheduled else None,
-    }
-    cache.set(
-        TOKEN_KEY, token, timeout=min(MAX_TOKEN_SECONDS, max(1, int(until.timestamp() - now.timestamp())))
-    )
-    return token
-
-
-def content_token():
-    """The current content token; a new one once the old one's time has passed."""
-    return _current_token()["value"]
-
-
-def next_scheduled_change():
+def next_scheduled_change() -> dt.datetime | None:
     """The next moment a scheduled change goes live (or an unpublishing ahead takes a version
-    off), as the current token holds it: asked once per token, not by every page that lists
-    items (infra/stored/). Every write that schedules one makes a new token."""
-    token = _current_token()
-    return dt.datetime.fromtimestamp(token["scheduled"], tz=dt.UTC) if token["scheduled"] else None
+    off), read once until the schedule changes or that moment comes, not by every page that
+    lists items (editorial.pages.pages_expire)."""
+
+    def compute():
+        now = timezone.now()
+        moment = min((m for hook in _schedules if (m := hook(now)) is not None), default=None)
+        expires_at(moment)
+        return moment.timestamp() if moment else 0.0
+
+    found = cached("next-scheduled-change", compute, keys=(SCHEDULE_KEY,), scheduled=False)
+    return dt.datetime.fromtimestamp(found, tz=dt.UTC) if found else None
 
 
-def content_changed():
-    """What visitors may see has changed: every server makes a new token.
-
-    Now, and again once the transaction commits: a request that made a new token in
-    between may have cached what it read before the commit.
-    """
-
-    def forget():
-        cache.delete(TOKEN_KEY)
-        if layer := _local_layer():
-            layer.announce()  # every process drops its own copies
-
-    forget()
-    transaction.on_commit(forget)
+def everything_changed() -> None:
+    """Every page visitors see may have changed (a restore, a bulk load): none is served again."""
+    freshness.changed([EVERYTHING])
 
 
-def _local_layer():
+def _local_layer() -> "LocalLayer | None":
     return getattr(caches["default"], "local", None)
+
+
+def _midnight_after(now: dt.datetime) -> dt.datetime:
+    midnight = timezone.localtime(now).replace(hour=0, minute=0, second=0, microsecond=0)
+    return midnight + dt.timedelta(days=1)
+
+
+def expires_at(moment: dt.datetime | None) -> None:
+    """What is being kept stops being true at ``moment`` (noted on the render or build under way)."""
+    from .stored.keys import expires
+
+    expires(moment)
+
+
+@dataclass(frozen=True)
+class Kept:
+    """A page or a piece of data in the cache, with what decides whether it is still true:
+    the release that made it, the change count when it began, the keys it shows and the
+    moment it stops being true by itself."""
+
+    release: str
+    started: int
+    keys: tuple[str, ...]
+    until: float
+    value: Any
+
+    def timely(self, now: float) -> bool:
+        return self.release == settings.RELEASE and now < self.until
+
+
+def _keys_of(shown: Shown) -> tuple[str, ...]:
+    """What a render recorded; one that recorded nothing but what every page reads has not said
+    what it shows, and is taken to show everything."""
+    keys = set(shown.keys)
+    if only_vocabulary(keys - {key for key in keys if key.startswith(OWN_KEY_PREFIX)}):
+        keys.add(ANY_CHANGE)
+    return tuple(sorted(keys))
+
+
+def _until(shown: Shown, keys: Iterable[str], now: dt.datetime, *, scheduled: bool = True) -> float:
+    """When a render's result stops being true by itself: what it noted, a scheduled version of
+    what it shows (the stored pages' own rule), midnight at the latest (stale marks follow the date)."""
+    moments = [_midnight_after(now), shown.until, expiry(set(keys), now) if scheduled else None]
+    return min(moment for moment in moments if moment is not None).timestamp()
+
+
+def _kept(started: int, shown: Shown, value: Any, *, scheduled: bool = True) -> Kept:
+    keys = _keys_of(shown)
+    until = _until(shown, keys, timezone.now(), scheduled=scheduled)
+    return Kept(settings.RELEASE, started, keys, until, value)
+
+
+def _still_true(kept: Any, held: dict[str, int] | None = None) -> bool:
+    if not isinstance(kept, Kept) or not kept.timely(timezone.now().timestamp()):
+        return False
+    return freshness.fresh(kept.keys, kept.started, freshness.numbers(kept.keys) if held is None else held)
 
 
 BUILD_WAIT_SECONDS = 120  # how long a request waits for another's build (and how long it may hold it)
 
 
-def cached[T](name: str, compute: Callable[[], T], *, single_flight: bool = False) -> T:
-    """``compute()``'s result, computed once per content token (shared reference data).
+def cached[T](
+    name: str,
+    compute: Callable[[], T],
+    *,
+    keys: Iterable[str] = (ANY_CHANGE,),
+    single_flight: bool = False,
+    scheduled: bool = True,
+) -> T:
+    """``compute()``'s result, kept until one of ``keys`` (and whatever ``compute`` records with
+    ``shows``) changes or what it noted with ``expires`` comes (shared reference data).
 
     With ``single_flight`` (a build that takes seconds, like the whole-site data file), a
     request that finds another already computing it waits for that result instead of
-    computing it again beside it, for up to BUILD_WAIT_SECONDS.
+    computing it again beside it, for up to BUILD_WAIT_SECONDS. Without ``scheduled``, a
+    version scheduled to go live does not end it (what reads the schedule itself).
     """
     if not settings.PAGE_CACHE_ENABLED:
         return compute()
-    key = f"data:{settings.RELEASE}:{content_token()}:{name}"
-    value = cache.get(key)
-    if value is not None:
-        return value
+    key = f"data:{settings.RELEASE}:{name}"
+    named = (EVERYTHING, *keys)
+    found = cache.get_many([key, COUNT_KEY, *(freshness.number_key(k) for k in named)])
+    kept = found.get(key)
+    if isinstance(kept, Kept):
+        # Its numbers were read with it, unless its build recorded keys beyond those named.
+        held = None if set(kept.keys) - set(named) else _held(found, named)
+        if _still_true(kept, held):
+            return kept.value
+    started = freshness.count_now(found)
     lock = f"{key}:building"
     building = single_flight and cache.add(lock, True, timeout=BUILD_WAIT_SECONDS)
-    if single_flight and not building and (value := _wait_for(key)) is not None:
-        return value
+    if single_flight and not building and (waited := _wait_for(key)) is not None:
+        return waited.value
     try:
-        value = compute()
-        cache.set(key, value, timeout=settings.PAGE_CACHE_SECONDS)
+        shown = Shown(keys=set(named))
+        token = _shown.set(shown)
+        try:
+            value = compute()
+        finally:
+            _shown.reset(token)
+        if started is not None:
+            kept = _kept(started, shown, value, scheduled=scheduled)
+            freshness.settle(kept.keys, started)
+            cache.set(key, kept, timeout=settings.PAGE_CACHE_SECONDS)
     finally:
         if building:
             cache.delete(lock)
     return value
+
+
+def _held(found: dict[str, Any], keys: Iterable[str]) -> dict[str, int]:
+    return {k: found[freshness.number_key(k)] for k in keys if freshness.number_key(k) in found}
+
+
+def _wait_for(key: str) -> Kept | None:
+    """What another request is building under ``key``, once it is there and true (or None)."""
+    until = time.monotonic() + BUILD_WAIT_SECONDS
+    while time.monotonic() < until:
+        time.sleep(0.1)
+        kept = cache.get(key)
+        if _still_true(kept):
+            return kept
+        if cache.get(f"{key}:building") is None:
+            return None
+    return None
 
 
 EACH_SECONDS = 7 * 24 * 3600  # a week: a version still live is read again long before it goes
@@ -161,7 +212,7 @@ EACH_SECONDS = 7 * 24 * 3600  # a week: a version still live is read again long 
 def cached_each[K, T](
     name: str, keys: list[K], compute: Callable[[list[K]], dict[K, T]], *, stamp: str = ""
 ) -> dict[K, T]:
-    """{key: what ``compute`` gives for it}, each kept across content tokens: for what follows
+    """{key: what ``compute`` gives for it}, each kept across changes: for what follows
     from something that never changes once written, a published version's document, and
     from ``stamp`` (the freshness cutoff, say), so a publish rebuilds a catalogue-wide file
     from the one version it wrote. ``compute(missing)`` answers for the keys not kept."""
@@ -177,91 +228,86 @@ def cached_each[K, T](
     return values
 
 
-def _wait_for(key):
-    """The value another request is computing under ``key``, once it is there (or None)."""
-    until = time.monotonic() + BUILD_WAIT_SECONDS
-    while time.monotonic() < until:
-        time.sleep(0.1)
-        value = cache.get(key)
-        if value is not None or cache.get(f"{key}:building") is None:
-            return value
-    return None
-
-
 @dataclass
 class _Lookup:
-    """What the caches hold for one address: the token to answer under, the page kept for it
-    (token, status, headers, content) or None, and when the token was made (None unless it
-    was read from the shared cache)."""
+    """What the caches hold for one address: the page kept for it, if still true, else what a
+    render needs to keep one (the count it begins at, whether a replica may be read)."""
 
     key: str
     digest: str
     layer: "LocalLayer | None"
     generation: int
-    token: str
-    stored: tuple | None
-    made: float | None = None
-
-    @property
-    def etag(self) -> str:
-        return quote_etag(f"{self.token}-{settings.RELEASE[:8]}-{self.digest[:12]}")
+    page: Kept | None = None
+    started: int | None = None
+    settled: bool = False
 
     @property
     def hit(self) -> bool:
-        return self.stored is not None and self.stored[0] == self.token
+        return self.page is not None
 
     def response(self) -> HttpResponse:
-        assert self.stored is not None
-        _, status, headers, content = self.stored
+        assert self.page is not None
+        status, headers, content, _ = self.page.value
         response = HttpResponse(content, status=status)
         for header, value in headers:
             response[header] = value
         response["X-Page-Cache"] = "hit"
         return response
 
-    def keep(self, response: HttpResponse) -> None:
+    @property
+    def etag(self) -> str:
+        assert self.page is not None
+        return self.page.value[3]
+
+    def keep(self, response: HttpResponse, shown: Shown) -> str:
+        """Keep the rendered page (when the cache answered), and give its ETag."""
         headers = [(h, v) for h, v in response.items() if h.lower() in STORED_HEADERS]
-        entry = (self.token, response.status_code, headers, response.content)
-        cache.set(self.key, entry, timeout=settings.PAGE_CACHE_SECONDS)
+        etag = etag_of(response.content)
+        if self.started is None:
+            return etag
+        page = _kept(self.started, shown, (response.status_code, headers, response.content, etag))
+        freshness.settle(page.keys, self.started)
+        cache.set(self.key, page, timeout=settings.PAGE_CACHE_SECONDS)
         if self.layer:
-            self.layer.keep(self.token, self.digest, entry, self.generation)
+            self.layer.keep(self.digest, page, self.generation)
+        return etag
+
+
+def etag_of(content: bytes) -> str:
+    """A page's ETag: its bytes and the release (a deploy's page is never taken for an older one)."""
+    return quote_etag(f"{settings.RELEASE[:8]}-{hashlib.sha256(content).hexdigest()[:24]}")
 
 
 def _look_up(request) -> _Lookup:
-    """The token and the page for the request's address: this process's copies first (with
-    Redis, cache_backends.LocalLayer), then the shared cache."""
+    """The page kept for the request's address, if still true: this process's copy first
+    (with Redis, cache_backends.LocalLayer), then the shared cache and its keys' numbers."""
     # Pages name their own address (canonical links, citations, the API's links): one
     # copy per scheme and host, so a page asked for as www.… never answers for the apex.
     address = f"{request.scheme}://{request.get_host()}{request.get_full_path()}"
     digest = hashlib.sha256(address.encode()).hexdigest()[:24]
     key = f"page:{settings.RELEASE}:{digest}"
     layer = _local_layer()
-    token, generation = layer.current() if layer else (None, 0)
-    if token and (stored := layer.page(token, digest)) is not None:
-        return _Lookup(key, digest, layer, generation, token, stored)
-    # One round trip for the token and the page; the page is stored with the token
-    # it was made under, and only served under that same token.
-    found = cache.get_many([TOKEN_KEY, key])
-    token = _valid(found.get(TOKEN_KEY))
-    if token and layer:
-        layer.remember(found[TOKEN_KEY], generation)
-    token = token or content_token()
-    stored = found.get(key)
-    if stored is not None and stored[0] == token and layer:
-        layer.keep(token, digest, stored, generation)
-    return _Lookup(
-        key, digest, layer, generation, token, stored, made=(found.get(TOKEN_KEY) or {}).get("made")
-    )
+    generation = layer.current() if layer else 0
+    if layer and (page := layer.page(digest)) is not None and page.timely(timezone.now().timestamp()):
+        return _Lookup(key, digest, layer, generation, page=page)
+    found = cache.get_many([key, COUNT_KEY, AT_KEY])
+    page = found.get(key)
+    if isinstance(page, Kept) and _still_true(page):
+        if layer:
+            layer.keep(digest, page, generation)
+        return _Lookup(key, digest, layer, generation, page=page)
+    settled = freshness.settled_for(settings.REPLICA_LAG_SECONDS, found)
+    return _Lookup(key, digest, layer, generation, started=freshness.count_now(found), settled=settled)
 
 
 class PublicPageCacheMiddleware:
     """Anonymous GET and HEAD requests for public pages, answered from the cache.
 
-    - A page is stored under the content token and its full address, so it is fresh on the
-      next request after a write; previews, pages that set cookies or vary on them, and
-      anything but a 200 are never stored.
-    - Every anonymous public response carries an ``ETag`` made of the token and the path,
-      and ``If-None-Match`` with it is answered ``304`` before any work is done.
+    - A page is kept under its full address with the keys it showed (see above), so it is
+      fresh on the next request after a change it shows, and untouched by any other;
+      previews, pages that set cookies or vary on them, and anything but a 200 are never kept.
+    - Every anonymous public response carries an ``ETag`` of its bytes, and ``If-None-Match``
+      with it is answered ``304`` (before any work when the page is kept and still true).
     - ``Cache-Control: public, max-age, stale-while-revalidate`` for visitors; a signed-in
       user's pages are ``private, no-store``.
     """
@@ -275,9 +321,9 @@ class PublicPageCacheMiddleware:
         if request.method not in ("GET", "HEAD") or self._signed_in(request):
             return self._private(request)
         page = _look_up(request)
-        if page.etag in request.headers.get("If-None-Match", ""):
-            return self._public(HttpResponseNotModified(), page.etag)
         if page.hit:
+            if page.etag in request.headers.get("If-None-Match", ""):
+                return self._public(HttpResponseNotModified(), page.etag)
             return self._public(page.response(), page.etag)
         return self._render(request, page)
 
@@ -297,17 +343,25 @@ class PublicPageCacheMiddleware:
         return response
 
     def _render(self, request, page):
-        """The page rendered, and kept under its token when it may be."""
-        # A read replica (infra.replica) only once the token is old enough for it to
-        # have caught up with the write that made the token.
-        settled = page.made is not None and time.time() - page.made > settings.REPLICA_LAG_SECONDS
-        with reads_from_replica(allowed=settled):
-            response = self.get_response(request)
+        """The page rendered, noting what it shows, and kept when it may be."""
+        # A read replica (infra.replica) only once the last change is old enough for it to
+        # have caught up with it.
+        # Its own address's key too: a change that renders a stored page at this path (an
+        # item's own pages, at its publish) drops it, whatever its query string.
+        shown = Shown(keys={EVERYTHING, own_key(request.path)})
+        token = _shown.set(shown)
+        try:
+            with reads_from_replica(allowed=page.settled):
+                response = self.get_response(request)
+        finally:
+            _shown.reset(token)
         if not self._storable(request, response):
             return response
-        page.keep(response)
+        etag = page.keep(response, shown)
+        if etag in request.headers.get("If-None-Match", ""):
+            return self._public(HttpResponseNotModified(), etag)
         response["X-Page-Cache"] = "miss"
-        return self._public(response, page.etag)
+        return self._public(response, etag)
 
     @staticmethod
     def _signed_in(request):

@@ -125,19 +125,21 @@ class FailOpenRedisCache(RedisCache):
 CHANNEL = "content-changed"
 LOCAL_PAGES = 512  # pages kept in each process
 PAGES_PREFIX = b"pages:"  # a message naming stored pages, one address a line: only those are dropped
+KEYS_PREFIX = b"keys:"  # a message naming page keys that changed (infra/freshness.py), one a line
 
 
 class LocalLayer:
-    """Per-process copies of the content token and of cached pages, so that a warm page
-    costs no round trip to Redis.
+    """Per-process copies of cached pages, so that a warm page costs no round trip to Redis.
 
-    A thread in each process listens on a Redis channel; every server announces there
-    each change of what visitors see (infra.cache.content_changed), and the copies
-    are dropped on the spot. While the listener is not subscribed (Redis down or just
-    restarted) nothing is served from here: every request asks Redis, as without this layer.
+    A thread in each process listens on a Redis channel; every server announces there the
+    keys each change of what visitors see touched (infra.freshness.changed), and the copies
+    that show one of them are dropped on the spot; the others stay. While the listener is
+    not subscribed (Redis down or just restarted) nothing is served from here: every request
+    asks Redis, as without this layer.
 
     A message naming stored pages (``announce_pages``) drops only those pages' copies, in
     the hooks ``on_pages`` holds (infra.stored.store's, for each process's copies of the store).
+    Any other message drops every copy.
     """
 
     def __init__(self, backend):
@@ -146,7 +148,6 @@ class LocalLayer:
         self.generation = 0
         self.subscribed = False
         self.pid = None
-        self.token = None
         self.pages = OrderedDict()
         self.on_pages = []
         # Under the cache's KEY_PREFIX like its keys ("chipsite:content-changed" in production):
@@ -158,7 +159,7 @@ class LocalLayer:
         if self.pid != os.getpid():  # a new process (gunicorn forks): listen from here
             with self.lock:
                 if self.pid != os.getpid():
-                    self.pid, self.subscribed, self.token = os.getpid(), False, None
+                    self.pid, self.subscribed = os.getpid(), False
                     self.pages.clear()
                     threading.Thread(target=self._listen, name="content-changes", daemon=True).start()
 
@@ -176,6 +177,8 @@ class LocalLayer:
                         paths = data[len(PAGES_PREFIX) :].decode().splitlines()
                         for hook in self.on_pages:
                             hook(paths)
+                    elif isinstance(data, bytes) and data.startswith(KEYS_PREFIX):
+                        self.drop_showing(set(data[len(KEYS_PREFIX) :].decode().splitlines()))
                     else:
                         self.forget()
             except Exception as error:  # noqa: BLE001  any client error: fall back, then retry
@@ -187,40 +190,44 @@ class LocalLayer:
     def forget(self):
         with self.lock:
             self.generation += 1
-            self.token = None
             self.pages.clear()
 
-    def current(self):
-        """(token value or None, generation) from this process's copy."""
-        self._ensure_listening()
-        token = self.token
-        if not self.subscribed or token is None or token["until"] <= time.time():
-            return None, self.generation
-        return token["value"], self.generation
-
-    def remember(self, token, generation):
+    def drop_showing(self, keys):
+        """Drop the copies of pages that show any of ``keys``; a copy being read from the
+        shared cache meanwhile is not kept (the generation moves on)."""
         with self.lock:
-            if self.subscribed and token and generation == self.generation:
-                self.token = token
+            self.generation += 1
+            for digest in [d for d, page in self.pages.items() if not keys.isdisjoint(page.keys)]:
+                del self.pages[digest]
 
-    def page(self, token, digest):
-        return self.pages.get((token, digest))
+    def current(self):
+        """This process's generation: a copy read from the shared cache is kept only if no
+        change was heard since (``keep``). Starts the listener."""
+        self._ensure_listening()
+        return self.generation
 
-    def keep(self, token, digest, entry, generation):
+    def page(self, digest):
+        if not self.subscribed:
+            return None
+        return self.pages.get(digest)
+
+    def keep(self, digest, page, generation):
         with self.lock:
             if not self.subscribed or generation != self.generation:
                 return
-            self.pages[(token, digest)] = entry
-            self.pages.move_to_end((token, digest))
+            self.pages[digest] = page
+            self.pages.move_to_end(digest)
             while len(self.pages) > LOCAL_PAGES:
                 self.pages.popitem(last=False)
 
-    def announce(self):
+    def announce_keys(self, keys):
+        """Every process drops its copies of pages that show one of ``keys`` (this one at once)."""
         try:
-            self.backend._cache.get_client(write=True).publish(self.channel, "1")
+            message = KEYS_PREFIX + "\n".join(keys).encode()
+            self.backend._cache.get_client(write=True).publish(self.channel, message)
         except Exception as error:  # noqa: BLE001
             _failed(error)
-        self.forget()
+        self.drop_showing(set(keys))
 
     def announce_pages(self, paths):
         """Every process drops its copies of the stored pages at ``paths``, and nothing else."""

@@ -33,6 +33,12 @@ class VendorsConfig(AppConfig):
 
         catalogue.register(LiveProfiles())  # the chip pages read the live profiles' chips
 
+        from infra.stored import register_vocabulary
+
+        from .selectors import AXES_DESCRIPTIONS_KEY, AXES_KEY, SITE_TEXT_KEY
+
+        register_vocabulary(AXES_KEY, AXES_DESCRIPTIONS_KEY, SITE_TEXT_KEY)  # read beside any page's content
+
         from . import pages
 
         pages.register()  # its stored pages (infra/stored/)

@@ -97,7 +97,9 @@ def matches(terms: Sequence[str], *, kind: str | None, first: int, count: int) -
             rank_in_kind=Window(
                 RowNumber(),
                 partition_by=[F("kind")],
-                order_by=[F("matched").desc(), F("score").desc(), F("position"), F("id")],
+                # Ties by address, not by row: a publish that leaves an item's entries as they
+                # were writes new rows, and must leave the order, and cached results, as they were.
+                order_by=[F("matched").desc(), F("score").desc(), F("position"), F("url"), F("id")],
             ),
             kind_total=Window(Count("id"), partition_by=[F("kind")]),
         )

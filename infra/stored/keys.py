@@ -32,10 +32,13 @@ class Shown:
     started: float = field(default_factory=time.time)  # a newer render's page is never overwritten
 
 
+OWN_KEY_PREFIX = "page-"
+
+
 def own_key(path: str) -> str:
     """The key of the one page at ``path`` (``page-…``): what a CDN is asked to purge when that
     page's bytes change, so a purge drops exactly the pages rendered anew."""
-    return f"page-{hashlib.sha256(path.encode()).hexdigest()[:16]}"
+    return f"{OWN_KEY_PREFIX}{hashlib.sha256(path.encode()).hexdigest()[:16]}"
 
 
 def recording() -> bool:
@@ -69,6 +72,19 @@ def expires(moment: dt.datetime | None) -> None:
 
 
 _url_names: set[str] = set()
+_vocabulary: set[str] = {EVERYTHING}
+
+
+def register_vocabulary(*keys: str) -> None:
+    """Keys of what nearly every page reads beside its content (the axes' names, the site's
+    text): a page that records nothing else has not said what it shows (infra/cache.py)."""
+    _vocabulary.update(keys)
+
+
+def only_vocabulary(keys: set[str]) -> bool:
+    return keys <= _vocabulary
+
+
 _path_lists: list[Callable[[], Iterable[str]]] = []
 type ExpiryReader = Callable[[set[str]], dt.datetime | None]
 _expiry_hooks: list[Callable[[dt.datetime], ExpiryReader]] = []
@@ -91,6 +107,13 @@ def register_expiry(hook: Callable[[dt.datetime], ExpiryReader]) -> None:
     ``hook(now)`` is called once for a render batch, so what it reads it reads once for all its pages."""
     if hook not in _expiry_hooks:
         _expiry_hooks.append(hook)
+
+
+def expiry(keys: set[str], now: dt.datetime) -> dt.datetime | None:
+    """When a page showing ``keys``, made at ``now``, changes by itself (the registered hooks'
+    earliest answer): for one page; a render batch reads the hooks once (``store.batched``)."""
+    moments = [moment for hook in _expiry_hooks if (moment := hook(now)(keys)) is not None]
+    return min(moments, default=None)
 
 
 def register_item_paths(kind: str, source: Callable[[Any], Iterable[str]]) -> None:

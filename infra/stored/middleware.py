@@ -63,7 +63,7 @@ class StoredPageMiddleware:
         if response.status_code >= 500 and found is not None:
             # The database is away (a 503), or the render failed: the page as it was, stale-if-error.
             return answer(request, *found, stale=True)
-        if self._storable(request, response) and is_stored_address(request.path):
+        if self._storable(request, response):
             try:
                 entry = store.write(request.path, response, shown)
             except Exception:
@@ -83,9 +83,12 @@ class StoredPageMiddleware:
 
     @staticmethod
     def _eligible(request: Any) -> bool:
-        # Editors get previews at the same address.
-        return stored_address_asked(request) and not (
-            settings.SESSION_COOKIE_NAME in request.COOKIES and request.user.is_authenticated
+        # Editors get previews at the same address. An address the store does not keep (an
+        # any-N comparison) is the page cache's (infra/cache.py).
+        return (
+            stored_address_asked(request)
+            and is_stored_address(request.path)
+            and not (settings.SESSION_COOKIE_NAME in request.COOKIES and request.user.is_authenticated)
         )
 
     @staticmethod

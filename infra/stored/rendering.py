@@ -20,6 +20,7 @@ from django.http import HttpResponse
 from django.tasks import task
 from django.utils import timezone
 
+from .. import freshness
 from ..periodic import PERIODIC_QUEUE
 from ..purge import purge_keys
 from . import retries
@@ -254,11 +255,13 @@ _gathering: ContextVar[_Gathered | None] = ContextVar("stored_pages_gathering", 
 
 
 def changed(keys: Iterable[str], *, paths: Iterable[str] = ()) -> None:
-    """What visitors see has changed for these keys: once the transaction commits, render
-    again every stored page that shows one, and the new addresses ``paths``."""
+    """What visitors see has changed for these keys: cached pages that show one are dropped
+    (``infra.freshness``), and once the transaction commits, every stored page that shows one
+    is rendered again, with the new addresses ``paths``."""
+    keys, paths = sorted(set(keys)), list(dict.fromkeys(paths))
+    freshness.changed([*keys, *map(own_key, paths)])  # cached pages at ``paths`` too
     if not settings.STORED_PAGES_ENABLED:
         return
-    keys, paths = sorted(set(keys)), list(dict.fromkeys(paths))
     if (gathered := _gathering.get()) is not None:
         gathered.keys.update(keys)
         gathered.paths.extend(paths)
@@ -284,10 +287,12 @@ def changes_gathered() -> Iterator[None]:
 
 def changes_at(keys: Iterable[str], moment: dt.datetime) -> None:
     """What shows ``keys`` will change at ``moment`` (a version scheduled then): once the
-    transaction commits, those pages are due then, for the sweep or the next request."""
+    transaction commits, those pages are due then, for the sweep or the next request. Cached
+    pages that show them are dropped now: rendered again, they note that moment themselves."""
+    keys = sorted(set(keys))
+    freshness.changed(keys)
     if not settings.STORED_PAGES_ENABLED:
         return
-    keys = sorted(set(keys))
 
     def mark() -> None:
         for path in showing(keys):
@@ -299,6 +304,7 @@ def changes_at(keys: Iterable[str], moment: dt.datetime) -> None:
 def rebuild(paths: Iterable[str]) -> None:
     """The content was replaced whole (a restore): drop the pages at ``paths``, then, once the
     transaction commits, render every address the site has now."""
+    freshness.changed([EVERYTHING])
     if not settings.STORED_PAGES_ENABLED:
         return
     for path in paths:

@@ -6,7 +6,9 @@ import datetime as dt
 import pytest
 from django.utils import timezone
 
+from discovery.search import keys as search_keys
 from editorial import events, pages, services
+from infra.cache import SCHEDULE_KEY
 from tests import factories as f
 from vendors.pages import page_keys as vendor_page_keys
 
@@ -32,7 +34,7 @@ def told(monkeypatch):
     monkeypatch.setattr(
         pages.stored, "changes_at", lambda keys, at: calls.append(("changes_at", set(keys), at))
     )
-    monkeypatch.setattr(pages.page_cache, "content_changed", lambda: calls.append(("content_changed",)))
+    monkeypatch.setattr(pages.freshness, "changed", lambda keys: calls.append(("numbered", set(keys))))
     return calls
 
 
@@ -71,14 +73,19 @@ def test_a_publish_now_renders_what_it_changed_and_the_items_own_pages(told):
     vendor = f.make_vendor(slug="new-chip", published=False)
     first = f.publish(vendor)
 
+    # The vendor's own keys, the words its search entries hold (discovery/search/keys.py), the schedule.
     assert told == [
-        ("content_changed",),
-        ("changed", vendor_page_keys(None, first), pages.stored.item_paths(first)),
+        (
+            "changed",
+            vendor_page_keys(None, first) | search_keys.changed(None, first) | {SCHEDULE_KEY},
+            pages.stored.item_paths(first),
+        ),
     ]
-    assert "/vendors/new-chip/" in told[1][2]
+    assert {"search-ve", "search-titles"} <= told[0][1]  # "Vendor ..." is a new title
+    assert "/vendors/new-chip/" in told[0][2]
 
 
-def test_a_scheduled_publish_marks_its_pages_due_then_and_a_cancelled_one_only_the_cache(told):
+def test_a_scheduled_publish_marks_its_pages_due_then_and_a_cancelled_one_changes_only_the_schedule(told):
     vendor = f.make_vendor(published=False)
     live = f.publish(vendor)
     at = timezone.now() + dt.timedelta(days=1)
@@ -88,9 +95,8 @@ def test_a_scheduled_publish_marks_its_pages_due_then_and_a_cancelled_one_only_t
     services.cancel_schedule(obj=vendor, user=None)
 
     assert told == [
-        ("content_changed",),
-        ("changes_at", vendor_page_keys(live, pending), at),
-        ("content_changed",),
+        ("changes_at", vendor_page_keys(live, pending) | {SCHEDULE_KEY}, at),
+        ("numbered", {SCHEDULE_KEY}),  # nothing visitors see changed: only what is scheduled
     ]
 
 

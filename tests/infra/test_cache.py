@@ -17,7 +17,7 @@ from django.utils.html import strip_tags
 
 from editorial import services
 from infra import cache_backends
-from infra.cache import cached, content_token
+from infra.cache import cached
 from infra.cache_backends import FailOpenRedisCache
 from tests import factories as f
 from vendors.services import mark_verified
@@ -272,7 +272,6 @@ def test_a_slow_build_is_made_once_while_other_requests_wait_for_it():
         return "the file"
 
     results = {}
-    content_token()  # the token the requests share (made by the first request after a change)
 
     def request(name):
         both_waiting.wait()

@@ -9,7 +9,8 @@ from django.core.cache import cache
 
 from infra import cache as page_cache
 from infra import replica
-from infra.cache import TOKEN_KEY, content_changed
+from infra.cache import everything_changed
+from infra.freshness import AT_KEY
 from infra.replica import REPLICA, VisitorReadsToReplica, reads_from_replica
 from tests import factories as f
 from vendors.models import VendorVersion
@@ -44,27 +45,26 @@ def vendor():
     return vendor
 
 
-def age_token(seconds):
-    token = cache.get(TOKEN_KEY)
-    cache.set(TOKEN_KEY, {**token, "made": time.time() - seconds})
+def age_last_change(seconds):
+    cache.set(AT_KEY, time.time() - seconds)
 
 
 def test_the_page_rendered_right_after_a_write_reads_the_primary(client, vendor, decisions):
-    content_changed()
+    everything_changed()
     assert client.get("/vendors/replica-chip/").status_code == 200
     assert decisions == [False]
 
 
-def test_once_the_token_is_older_than_the_lag_a_visitors_page_may_read_the_replica(client, vendor, decisions):
+def test_once_the_last_change_is_older_than_the_lag_a_visitors_page_may_read_the_replica(client, vendor, decisions):
     client.get("/vendors/replica-chip/")
-    age_token(60)
+    age_last_change(60)
     client.get("/vendors/")  # not cached yet: rendered
     assert decisions == [False, True]
 
 
 def test_signed_in_users_and_the_admin_never_read_the_replica(admin_client, vendor, decisions):
     admin_client.get("/vendors/")
-    age_token(60)
+    age_last_change(60)
     admin_client.get("/vendors/replica-chip/")
     admin_client.get("/admin/vendors/vendor/")
     assert decisions == []
