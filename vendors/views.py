@@ -232,7 +232,6 @@ class VendorListView(FilterView):
         context["query_without_page"] = _query_without(self.request.GET, "page")
         return context
 
-
     def _shown(self):
         """What the list shows: filtered by lane alone, those lanes' rows and how many vendors
         each lane has (a publish in another lane leaves it as it is); else every vendor's row."""

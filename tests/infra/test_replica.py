@@ -55,7 +55,7 @@ def test_the_page_rendered_right_after_a_write_reads_the_primary(client, vendor,
     assert decisions == [False]
 
 
-def test_once_the_last_change_is_older_than_the_lag_a_visitors_page_may_read_the_replica(client, vendor, decisions):
+def test_once_the_last_change_is_older_than_the_lag_a_page_may_read_the_replica(client, vendor, decisions):
     client.get("/vendors/replica-chip/")
     age_last_change(60)
     client.get("/vendors/")  # not cached yet: rendered
