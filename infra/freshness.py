@@ -35,7 +35,9 @@ from django.db import transaction
 
 COUNT_KEY = "changes:count"
 AT_KEY = "changes:at"  # when the last change was numbered (time.time() of the server that made it)
-ANY_CHANGE = "any-change"
+# What is built from everything (the whole-site file, a page that says nothing of what it shows):
+# every change numbers it. A stored page showing it is due at every change (infra.stored.DEFERRED).
+ANY_CHANGE = "dump"
 
 
 def number_key(key: str) -> str:

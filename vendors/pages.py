@@ -76,6 +76,8 @@ def entry(version: VendorVersion | None) -> tuple | None:
         version.verified_on,
         version.unverified_facts,
         version.fact_count,
+        # Each axis's score: lists print it, and it can move while the total stays.
+        tuple(version.scores.order_by("axis_id").values_list("axis_id", "value")),
     )
 
 

@@ -14,10 +14,12 @@ from typing import Any
 
 from django.urls import Resolver404, resolve
 
+from ..freshness import ANY_CHANGE
+
 EVERYTHING = "site"  # the key every stored page shows: lanes, attributes, axes, the site's text
 # A page built from everything (the whole-site file, /data/): a change marks it due, and with a
 # worker, the worker's sweep builds it again; until then its previous bytes are served.
-DEFERRED = "dump"
+DEFERRED = ANY_CHANGE
 
 
 _shown: contextvars.ContextVar[Shown | None] = contextvars.ContextVar("stored_page_shown", default=None)

@@ -34,6 +34,7 @@ def site(settings):
     }
     memory = f.make_attribute(name="Memory", slug="memory")
     axis = f.make_axis(name="Performance", slug="performance")
+    software = f.make_axis(name="Software", slug="software")
     for slug, name, lane, value in (
         ("aws-trainium", "AWS Trainium", "hyperscaler", "144 GB HBM3e"),
         ("google-tpu", "Google TPU", "hyperscaler", "192 GB HBM3e"),
@@ -46,6 +47,7 @@ def site(settings):
             vendor=vendor, attribute=memory, value=value, sources=[source], verified_on=timezone.localdate()
         )
         f.make_score(vendor=vendor, axis=axis, value=3, sources=[source])
+        f.make_score(vendor=vendor, axis=software, value=3, sources=[source])
         f.publish(vendor)
 
 
@@ -53,7 +55,7 @@ def reword_groq(value="230 MB SRAM on each chip"):
     """Groq's memory reworded and its score raised (its row in lists changes too), published."""
     groq = Vendor.objects.get(slug="groq")
     Fact.objects.filter(vendor=groq).update(value=value)
-    Score.objects.filter(vendor=groq).update(value=4)
+    Score.objects.filter(vendor=groq, axis__slug="performance").update(value=4)
     services.publish(obj=groq, user=None, note="Memory reworded, performance scored again.")
 
 

@@ -52,8 +52,16 @@ def reword_groq():
 
 def score_groq():
     groq = Vendor.objects.get(slug="groq")
-    Score.objects.filter(vendor=groq).update(value=5)
+    Score.objects.filter(vendor=groq, axis__slug="performance").update(value=5)
     services.publish(obj=groq, user=None, note="Scored again.")
+
+
+def swap_cerebras_scores():
+    """Its scores move and its total stays: lists print each axis's score."""
+    cerebras = Vendor.objects.get(slug="cerebras")
+    Score.objects.filter(vendor=cerebras, axis__slug="performance").update(value=4)
+    Score.objects.filter(vendor=cerebras, axis__slug="software").update(value=2)
+    services.publish(obj=cerebras, user=None, note="Scores moved.")
 
 
 def rename_cerebras():
@@ -81,7 +89,15 @@ def unpublish_trainium():
     services.unpublish(obj=Vendor.objects.get(slug="aws-trainium"), user=None)
 
 
-CHANGES = [reword_groq, score_groq, rename_cerebras, move_tpu_to_inference, add_vendor, unpublish_trainium]
+CHANGES = [
+    reword_groq,
+    score_groq,
+    swap_cerebras_scores,
+    rename_cerebras,
+    move_tpu_to_inference,
+    add_vendor,
+    unpublish_trainium,
+]
 
 
 def answers(visitor, settings, *, cached):

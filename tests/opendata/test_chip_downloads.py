@@ -10,7 +10,6 @@ from django.core.cache import cache
 from django.utils import timezone
 
 from chips.models import SpecCitation
-from infra.cache import TOKEN_KEY
 from opendata import selectors
 from tests import factories as f
 
@@ -167,7 +166,6 @@ def test_after_a_publish_the_chips_files_draw_only_the_new_versions_chips_again(
 
     groq.specs.update(quantity="500")
     new = f.publish(groq)
-    cache.delete(TOKEN_KEY)  # as the publish's commit does (the test's transaction never commits)
     rows = spreadsheet_rows(client.get("/data/chips.csv"))
 
     assert [(row["chip"], row["quantity"]) for row in rows] == [
@@ -188,8 +186,9 @@ def test_a_kept_chip_value_turns_stale_in_the_files_when_the_day_passes_its_wind
     f.publish(vendor)
     assert [row["stale"] for row in spreadsheet_rows(client.get("/data/chips.csv"))] == ["false"]
 
+    tomorrow = timezone.now() + dt.timedelta(days=1)
     monkeypatch.setattr(timezone, "localdate", lambda *args, **kwargs: today + dt.timedelta(days=1))
-    cache.delete(TOKEN_KEY)  # the day turned: so does the content token
+    monkeypatch.setattr(timezone, "now", lambda: tomorrow)  # the day turned: what was kept ends at midnight
 
     assert [row["stale"] for row in spreadsheet_rows(client.get("/data/chips.csv"))] == ["true"]
     assert len(drawn) == 2  # drawn again under the new cutoff, not served from the kept values
