@@ -199,7 +199,7 @@ def freshness_across_servers(static_root):
     editor()
     vendor = Vendor.objects.get(slug="aws-trainium")
     # Each by its own port and host: not SITE_URL's, so the profile is rendered on demand and
-    # cached under the content token, which is what this check is about.
+    # cached with the keys it shows, which is what this check is about.
     a = Server(cache=True, static_root=static_root, port=free_port())
     b = Server(cache=True, static_root=static_root, port=free_port())
     try:

@@ -138,7 +138,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         options=f"-c statement_timeout={int(os.environ.get('DB_STATEMENT_TIMEOUT_MS', '5000'))}"
         f" -c pg_trgm.word_similarity_threshold={SEARCH_WORD_SIMILARITY}",
     )
-# A read replica for visitors' reads once the content token is this old (infra/replica.py).
+# A read replica for visitors' reads once the last change is this old (infra/replica.py).
 REPLICA_LAG_SECONDS = float(os.environ.get("REPLICA_LAG_SECONDS", "5"))
 if replica_url := os.environ.get("DATABASE_REPLICA_URL"):
     DATABASES["replica"] = replica_database(replica_url, primary=DATABASES["default"])
@@ -155,7 +155,7 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 # Redis, shared by every app server (fails open), when set; else each process's own memory.
 CACHES = {"default": cache(REDIS_URL)}
 
-# Visitors' pages, cached under the content token (infra/cache.py): how long kept and reused.
+# Visitors' pages, cached with the keys they show (infra/cache.py): how long kept and reused.
 PAGE_CACHE_ENABLED = env_bool("PAGE_CACHE", True)
 PAGE_CACHE_SECONDS = int(os.environ.get("PAGE_CACHE_SECONDS", "3600"))
 PAGE_MAX_AGE = int(os.environ.get("PAGE_MAX_AGE", "30"))

@@ -323,7 +323,7 @@ COMPARISONS_ON_A_PROFILE = 6
 
 def live_comparisons_with_vendors() -> list[ProfileComparison]:
     """Every live comparison (title, summary, address) with its vendors' ids: one query,
-    shared by every profile through the content-token cache. Editorial comparisons are
+    shared by every profile through the cache (infra/cache.py). Editorial comparisons are
     written by hand, so there are tens of them, not thousands."""
     rows = (
         ComparisonVersion.objects.live().order_by("title").values_list("title", "slug", "summary", "vendors")

@@ -3,8 +3,9 @@
 Cached pages, cached data and ETags carry it (infra/cache.py), so a deploy that changes a
 template, a style sheet or the code that renders a page never serves a page cached by the
 release before it, nor answers 304 to a browser holding one; during a rolling deploy each
-release reads only its own pages, while the content token stays shared, so a publish through
-either release is fresh on both. ``RELEASE`` in the environment (a commit id) overrides it.
+release reads only its own pages, while the change numbers of what pages show stay shared
+(infra/freshness.py), so a publish through either release is fresh on both. ``RELEASE`` in
+the environment (a commit id) overrides it.
 """
 
 import hashlib

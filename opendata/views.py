@@ -24,7 +24,7 @@ def _send(file):
 
 
 def _per_host(request, name, compute, **options):
-    """``compute()`` once per content token (infra/cache.py) and host: the files hold
+    """``compute()`` once per change (infra/cache.py) and host: the files hold
     absolute addresses, and /data/ and the download itself share one build of a large file."""
     return cached(f"opendata:{name}:{request.scheme}://{request.get_host()}", compute, **options)
 

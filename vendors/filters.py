@@ -142,7 +142,7 @@ class VendorFilter(django_filters.FilterSet):
 
         A constant number of queries whatever the number of vendors: one for the lanes, one
         for the totals, one for the scores plus one per score filter in use. The bare list's
-        counts are the catalogue's, shared through the content-token cache.
+        counts are the catalogue's, shared through the cache (infra/cache.py).
         """
         self.form.is_valid()
         if any(value for name, value in self.form.cleaned_data.items() if name != "sort"):

@@ -268,7 +268,7 @@ def build_profile(
 def alternatives_by_lane() -> list[tuple[LaneWithCount, list[VendorVersion]]]:
     """Every lane with live vendors, in its order, with its first few live vendors by name
     (one more than a profile shows, so that it can leave itself out): two queries, shared by
-    every profile through the content-token cache. Each vendor's ``lane`` is its lane, size
+    every profile through the cache (infra/cache.py). Each vendor's ``lane`` is its lane, size
     included, and its ``reason_card`` what its reasons on other profiles are made of.
 
     Bounded whatever the catalogue holds on PostgreSQL: each lane's first names come from
