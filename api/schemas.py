@@ -84,7 +84,10 @@ class ChangeLogEntry(Schema):
     number: int
     published_at: dt.datetime
     first: bool = Field(description="The first published version.")
-    changes: list[str] = Field(description="What changed since the previous version, in words.")
+    changes: list[str] = Field(
+        description="What changed since the previous version, in words; in a long text the words "
+        "changed read “[old -> new]”, “[added: …]” or “[removed: …]”."
+    )
     note: str = Field(description="The publisher's public note.")
     scores: list[AxisScore] = Field(description="The version's scores on the active axes.")
     url: str = Field(description="The version's permanent page address.")

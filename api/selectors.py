@@ -20,6 +20,7 @@ from claims.verification import PageVerification
 from comparisons.documents import comparison_document_of
 from comparisons.models import ComparisonVersion
 from comparisons.selectors import editorial_table, live_comparison
+from editorial.document_diff import plain
 from editorial.models import PublishedVersion
 from infra.stored import shows
 from vendors.documents import document_of
@@ -200,7 +201,8 @@ def vendor_detail(request: HttpRequest, *, slug: str) -> Answer | None:
 
 
 def vendor_versions(request: HttpRequest, *, slug: str) -> Answer | None:
-    """The live version's change log (its ``history``), newest first: what the change log page lists."""
+    """The live version's change log (its ``history``), newest first: what the change log page
+    lists, a long text's word diff written as text (“a [fast -> faster] chip”)."""
     version = _live_vendor(slug, document=False)
     if version is None:
         return None
@@ -211,7 +213,7 @@ def vendor_versions(request: HttpRequest, *, slug: str) -> Answer | None:
             "number": entry["number"],
             "published_at": entry["published_at"],
             "first": entry.get("first", entry["number"] == 1),
-            "changes": entry["changes"],
+            "changes": [plain(line) for line in entry["changes"]],
             "note": entry["note"],
             "scores": [
                 {"axis": axis.slug, "value": entry["scores"][str(axis.pk)]}

@@ -7,6 +7,8 @@ stays the same however often the feed is rebuilt or the item republished.
 
 A summary quotes what editors typed (a note, a fact's old and new value) and is sent as plain
 text, never as HTML: a reader shows ``<img onerror=...>`` typed into a fact as those characters.
+A long text's word diff reads as text too (``editorial.document_diff.plain``: “a [fast -> faster]
+chip”), not with the marks the change log page draws as struck-through and underlined words.
 """
 
 from django.contrib.syndication.views import Feed
@@ -17,6 +19,7 @@ from django.utils.feedgenerator import Atom1Feed
 
 from claims.citation import PUBLISHER
 from comparisons.models import ComparisonVersion
+from editorial.document_diff import plain
 from infra.stored import shows
 from vendors.models import Lane, VendorVersion
 
@@ -60,7 +63,7 @@ class ChangesFeed(Feed):
         if version.number == 1:
             lines.append("First published.")
         else:
-            lines += version.changes or ["Republished."]
+            lines += [plain(line) for line in version.changes] or ["Republished."]
         return "\n".join(lines)
 
     def item_link(self, version):

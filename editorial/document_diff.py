@@ -9,13 +9,15 @@ A row's figure is written by the row itself (``as_given``, ``shown``, ``display_
 site's one number formatter writes every value here too: “288 GB -> 256 GB”, “$1.50 per
 chip-hour -> $1.35 per chip-hour”. Long text reads as a word diff, marked the way ``git diff
 --word-diff=plain`` marks it: “[-removed words-]” and “{+added words+}”, which
-``editorial.templatetags.preview.change_line`` renders as <del> and <ins>.
+``editorial.templatetags.preview.change_line`` renders as <del> and <ins> and ``plain`` writes
+for places that show text (feeds, the API, e-mails): “a [fast -> faster] chip”.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import difflib
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -33,6 +35,8 @@ SKIP = frozenset({
 })  # fmt: skip
 PUBLIC_SKIP = SKIP | {"verified_on"}  # the change log says what changed; verified dates move silently
 LEADS = ("as_given", "shown", "display_month", "value")  # how a row writes its own figure
+# How word_diff marks a change: words removed, each followed by the words added in their place.
+MARKED = re.compile(r"\[-(?P<removed>.+?)-\](?: \{\+(?P<replaced_by>.+?)\+\})?|\{\+(?P<added>.+?)\+\}")
 NOUNS = {"Spec": "Chip spec", "Result": "Measured result", "Text": "Text"}  # else the class's name
 
 
@@ -240,6 +244,34 @@ def word_diff(old: str, new: str) -> str:
         if j2 > j1:
             out.append(f"{{+{' '.join(after[j1:j2])}+}}")
     return " ".join(out)
+
+
+def pieces(line: str) -> Iterator[tuple[str, str, str]]:
+    """A change line as (words as they stand, words removed, words added), in order: the one
+    reading of word_diff's marks, for ``plain`` and the HTML change list alike."""
+    at = 0
+    for found in MARKED.finditer(line):
+        if found.start() > at:
+            yield line[at : found.start()], "", ""
+        yield "", found["removed"] or "", found["replaced_by"] or found["added"] or ""
+        at = found.end()
+    if at < len(line):
+        yield line[at:], "", ""
+
+
+def plain(line: str) -> str:
+    """A change line as text, for a place that cannot strike words through (a feed, the API, an
+    e-mail): “a [-fast-] {+faster+} chip” reads “a [fast -> faster] chip”, words only added
+    “[added: very]”, only removed “[removed: very]”. A line without a word diff is unchanged."""
+    out = []
+    for text, removed, added in pieces(line):
+        if removed and added:
+            out.append(f"[{removed} -> {added}]")
+        elif removed or added:
+            out.append(f"[removed: {removed}]" if removed else f"[added: {added}]")
+        else:
+            out.append(text)
+    return "".join(out)
 
 
 def _show(value: Any) -> str:

@@ -7,16 +7,14 @@ row, and nothing when the row is as live or when the page is no preview (``chang
 ``{{ line|change_line }}`` writes a change list's line with its word diff as <del> and <ins>.
 """
 
-import re
-
 from django import template
 from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 
+from editorial.document_diff import pieces
+
 register = template.Library()
 WORDS = {"new": "New", "changed": "Changed"}
-# How editorial.document_diff.word_diff marks words removed and added (git's --word-diff=plain).
-MARKED = re.compile(r"\[-(.+?)-\]|\{\+(.+?)\+\}")
 
 
 @register.simple_tag
@@ -29,13 +27,15 @@ def change_mark(changes, kind, pk=None):
 
 @register.filter
 def change_line(line: str) -> SafeString:
-    """A change list's line, escaped, its removed words in <del> and added ones in <ins>."""
-    parts, at = [], 0
-    for found in MARKED.finditer(line):
-        parts.append(conditional_escape(line[at : found.start()]))
-        removed, added = found.groups()
-        tag = "del" if removed else "ins"
-        parts.append(format_html("<{}>{}</{}>", tag, removed or added, tag))
-        at = found.end()
-    parts.append(conditional_escape(line[at:]))
+    """A change list's line, escaped, its removed words in <del> and added ones in <ins>
+    (editorial.document_diff.plain writes the same line as text)."""
+    parts: list[str] = []
+    for text, removed, added in pieces(line):
+        parts.append(conditional_escape(text))
+        if removed:
+            parts.append(format_html("<del>{}</del>", removed))
+        if removed and added:
+            parts.append(" ")
+        if added:
+            parts.append(format_html("<ins>{}</ins>", added))
     return mark_safe("".join(parts))  # every piece escaped above

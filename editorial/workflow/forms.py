@@ -6,6 +6,7 @@ from django.utils import timezone
 
 from .. import services
 from ..diff import describe_changes, version_chain
+from ..document_diff import plain
 from ..revisions import latest_version_id
 from .saving import submission_for
 
@@ -62,7 +63,7 @@ class EditorialForm(forms.ModelForm):
             return
         newer = version_chain(self.instance, after=opened)
         who = newer[-1].revision if newer else None
-        changes = describe_changes(self.instance, opened or None, current)
+        changes = [plain(line) for line in describe_changes(self.instance, opened or None, current)]
         by = f" ({who.user})" if who and who.user else ""
         at = f" at {services.when(who.date_created)}" if who else ""
         raise ValidationError(

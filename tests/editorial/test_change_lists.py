@@ -3,13 +3,15 @@ published document's schema: chips, specs, availability, prices, results and sou
 written as pages write it, long text as a word diff, names never cut."""
 
 import datetime as dt
+import json
 import re
 from decimal import Decimal
 
+import feedparser
 import pytest
 
 from editorial import selectors
-from editorial.document_diff import word_diff
+from editorial.document_diff import plain, word_diff
 from editorial.revisions import latest_version_id
 from editorial.templatetags.preview import change_line
 from tests import factories as f
@@ -169,3 +171,62 @@ def test_comparing_two_revisions_names_a_cited_row_in_full_and_word_diffs_long_t
 
     assert "<li>Source added to Memory: AMD Instinct MI355X launch post</li>" in page
     assert "<del>520</del> <ins>more than 500</ins> billion" in page
+
+
+def test_plain_writes_a_word_diff_as_text_with_the_old_and_the_new_words():
+    replaced = "Memory: " + word_diff(LONG_BEFORE, LONG_AFTER)
+    added = "Memory: " + word_diff(LONG_BEFORE, LONG_BEFORE.replace("enough", "easily enough"))
+    removed = "Memory: " + word_diff(LONG_BEFORE, LONG_BEFORE.replace("enough to hold", "to hold"))
+
+    assert plain(replaced) == "Memory: … hold a model of [520 -> more than 500] billion parameters on one …"
+    assert plain(added) == "Memory: … 288 GB of memory, [added: easily] enough to hold a …"
+    assert plain(removed) == "Memory: … 288 GB of memory, [removed: enough] to hold a model …"
+    assert plain("Memory: 96 GB HBM3 -> 144 GB HBM3e") == "Memory: 96 GB HBM3 -> 144 GB HBM3e"
+
+
+def published_long_fact_change(client, vendor):
+    def change(rows):
+        rows["facts"][0]["value"] = LONG_AFTER
+
+    f.publish(edit(client, vendor, change))
+
+
+def feed_summaries(client, url):
+    response = client.get(url)
+    assert response.status_code == 200
+    return [entry.summary for entry in feedparser.parse(response.content).entries]
+
+
+def test_feeds_write_a_long_text_change_as_text_with_the_old_and_the_new_words(
+    admin_client, client, instinct
+):
+    published_long_fact_change(admin_client, instinct)
+
+    for url in ("/feeds/changes/", "/vendors/amd-instinct/feed/", f"/lanes/{instinct.lane.slug}/feed/"):
+        newest = feed_summaries(client, url)[0]
+        assert "Memory: … hold a model of [520 -> more than 500] billion parameters" in newest, url
+        assert "[-" not in newest and "{+" not in newest, url
+
+
+def test_the_api_versions_write_a_long_text_change_as_text_with_the_old_and_the_new_words(
+    admin_client, client, instinct
+):
+    published_long_fact_change(admin_client, instinct)
+
+    response = client.get("/api/v1/vendors/amd-instinct/versions/")
+
+    assert response.status_code == 200
+    newest = response.json()["results"][0]["changes"]
+    assert newest == ["Memory: … hold a model of [520 -> more than 500] billion parameters on one …"]
+
+
+def test_a_download_holds_a_changed_long_text_as_now_written_without_diff_marks(
+    admin_client, client, instinct
+):
+    published_long_fact_change(admin_client, instinct)
+
+    text = client.get("/data/vendors/amd-instinct.json").content.decode()
+    values = [value["value"] for value in json.loads(text)["values"] if value["label"] == "Memory"]
+
+    assert values == [LONG_AFTER]
+    assert "[-" not in text and "{+" not in text
