@@ -126,6 +126,7 @@ CHANNEL = "content-changed"
 LOCAL_PAGES = 512  # pages kept in each process
 PAGES_PREFIX = b"pages:"  # a message naming stored pages, one address a line: only those are dropped
 KEYS_PREFIX = b"keys:"  # a message naming page keys that changed (infra/freshness.py), one a line
+STORED = b"stored"  # a render batch ended: every process reads its stored pages again (infra/stored/)
 
 
 class LocalLayer:
@@ -138,14 +139,16 @@ class LocalLayer:
     asks Redis, as without this layer.
 
     A message naming stored pages (``announce_pages``) drops only those pages' copies, in
-    the hooks ``on_pages`` holds (infra.stored.store's, for each process's copies of the store).
-    Any other message drops every copy.
+    the hooks ``on_pages`` holds (infra.stored.store's, for each process's copies of the store);
+    the end of a render batch (``announce``) drops every copy of a stored page (they are kept
+    under ``store_generation``). Any other message drops every copy.
     """
 
     def __init__(self, backend):
         self.backend = backend
         self.lock = threading.Lock()
         self.generation = 0
+        self.store_generation = 0
         self.subscribed = False
         self.pid = None
         self.pages = OrderedDict()
@@ -179,6 +182,8 @@ class LocalLayer:
                             hook(paths)
                     elif isinstance(data, bytes) and data.startswith(KEYS_PREFIX):
                         self.drop_showing(set(data[len(KEYS_PREFIX) :].decode().splitlines()))
+                    elif data == STORED:
+                        self.forget_stored()
                     else:
                         self.forget()
             except Exception as error:  # noqa: BLE001  any client error: fall back, then retry
@@ -190,7 +195,12 @@ class LocalLayer:
     def forget(self):
         with self.lock:
             self.generation += 1
+            self.store_generation += 1
             self.pages.clear()
+
+    def forget_stored(self):
+        with self.lock:
+            self.store_generation += 1
 
     def drop_showing(self, keys):
         """Drop the copies of pages that show any of ``keys``; a copy being read from the
@@ -228,6 +238,14 @@ class LocalLayer:
         except Exception as error:  # noqa: BLE001
             _failed(error)
         self.drop_showing(set(keys))
+
+    def announce(self):
+        """Every process drops its copies of stored pages (this one at once)."""
+        try:
+            self.backend._cache.get_client(write=True).publish(self.channel, STORED)
+        except Exception as error:  # noqa: BLE001
+            _failed(error)
+        self.forget_stored()
 
     def announce_pages(self, paths):
         """Every process drops its copies of the stored pages at ``paths``, and nothing else."""

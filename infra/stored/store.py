@@ -125,7 +125,8 @@ class PageStore:
             if self._dropped not in layer.on_pages:
                 layer.on_pages.append(self._dropped)
             # Also a new stamp each minute: a copy read in a race with a render lives a minute at most.
-            return ("layer", layer.generation, int(time.time() // COPY_SECONDS)) if layer.subscribed else None
+            stamp = ("layer", layer.store_generation, int(time.time() // COPY_SECONDS))
+            return stamp if layer.subscribed else None
         storage = _storage()
         if isinstance(storage, FileSystemStorage):
             try:

@@ -169,3 +169,21 @@ def test_with_redis_a_change_on_another_server_drops_only_the_copies_that_show_i
         time.sleep(0.02)
     assert cache_state(visitor, PAIR) == "hit"  # its copy here stays
     assert cache_state(visitor, GROQ_PAIR) == "miss"  # dropped here on the channel's word
+
+
+def test_with_redis_a_publish_renders_its_stored_pages_and_drops_its_cached_ones(
+    redis_cache, site, stored_pages, visitor, django_capture_on_commit_callbacks
+):
+    """The stored profile and the cached comparison both show the publish on the next request;
+    the render's end is announced on Redis's channel as every server expects it."""
+    from infra.stored import render_expired
+
+    render_expired.call()
+    assert visitor.get("/vendors/groq/")["X-Stored-Page"] == "hit"
+    visitor.get(GROQ_PAIR)
+    assert cache_state(visitor, GROQ_PAIR) == "hit"
+    with django_capture_on_commit_callbacks(execute=True):  # as the publish's commit runs them
+        reword_groq()
+    profile = visitor.get("/vendors/groq/")
+    assert profile["X-Stored-Page"] == "hit" and "230 MB SRAM on each chip" in profile.content.decode()
+    assert cache_state(visitor, GROQ_PAIR) == "miss"
