@@ -34,10 +34,11 @@ class Merge:
     conflicts: list[Conflict] = field(default_factory=list)
 
     def message(self) -> str:
-        """“Merged with editor2's save of 19:13: they changed Memory, you changed Pricing.”"""
-        theirs = in_words(self.theirs) or "nothing you see"
-        yours = in_words(self.yours) or "nothing"
-        return f"Merged with {self.who}'s save of {self.at}: they changed {theirs}, you changed {yours}."
+        """“Merged with editor2's save of 19:13: they changed Memory, you changed Pricing and
+        added Score.”"""
+        theirs = what_was_done(self.theirs) or "changed nothing you see"
+        yours = what_was_done(self.yours) or "changed nothing"
+        return f"Merged with {self.who}'s save of {self.at}: they {theirs}, you {yours}."
 
     def conflict_message(self) -> str:
         where = in_words(c.where for c in self.conflicts)
@@ -50,6 +51,20 @@ class Merge:
     def errors_for(self, prefix: str | None, index: int | None) -> dict[str | None, str]:
         """{field name or None: text} for one row of an inline (or, with prefix None, the item)."""
         return {c.name: c.text(self.by) for c in self.conflicts if c.prefix == prefix and c.index == index}
+
+
+ROW_VERBS = ("added ", "deleted ")  # a row's label says what was done to it; a field's is its name
+
+
+def what_was_done(labels: Iterable[str]) -> str:
+    """“changed Memory and Pricing and added Score”: fields changed, then rows added or deleted."""
+    labels = list(labels)
+    fields = [label for label in labels if not label.startswith(ROW_VERBS)]
+    parts = [f"changed {in_words(fields)}"] if fields else []
+    for verb in ROW_VERBS:
+        if rows := [label.removeprefix(verb) for label in labels if label.startswith(verb)]:
+            parts.append(f"{verb}{in_words(rows)}")
+    return " and ".join(parts)
 
 
 def in_words(labels: Iterable[str]) -> str:

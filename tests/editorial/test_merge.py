@@ -503,7 +503,17 @@ def test_a_score_filled_in_on_the_offered_row_is_named_as_added(profile, alice, 
     )
 
     assert response.redirect_chain, response.context["adminform"].form.errors
-    assert any(m.endswith("they changed Memory, you changed added Score.") for m in messages_of(response)), (
+    assert any(m.endswith("they changed Memory, you added Score.") for m in messages_of(response)), (
         messages_of(response)
     )
     assert profile.scores.get().value == 4
+
+
+def test_a_merge_message_says_what_was_done_to_fields_and_rows_in_plain_words():
+    from editorial.merge.result import what_was_done
+
+    assert what_was_done(["Memory", "added Score", "Pricing", "deleted Event 2"]) == (
+        "changed Memory and Pricing and added Score and deleted Event 2"
+    )
+    assert what_was_done(["added Score", "added FAQ"]) == "added Score and FAQ"
+    assert what_was_done([]) == ""
