@@ -177,6 +177,7 @@ def pages(size):
         "rankings, page 1": "/",
         f"rankings, page {last}": f"/?page={last}",
         "rankings by an axis": "/?sort=-axis-software",
+        "reader weights": "/?w-performance=3&w-software=3&w-access=0",
         "lane": "/lanes/inference-specialist/",
         "vendor list": "/vendors/",
         "vendor list, filtered": "/vendors/?lane=inference-specialist&min_total=10&q=e",
@@ -188,6 +189,7 @@ def pages(size):
         "chips": "/chips/",
         "chips, filtered and sorted": "/chips/?min_memory=128&precision=FP8&sort=-bandwidth",
         "chip comparison": "/chips/compare/?chips=trainium3,tpu7x,mi355x",
+        "what fits": "/chips/fit/?params=405&bits=16",
     }
 
 

@@ -14,7 +14,8 @@ PostgreSQL and Redis (the machine's defaults are used), ``wrk`` and gunicorn. It
    request renders), miss and warm (page cache on), and the trivial view in the same run;
 4. runs the stored-pages modes (bench/stored.py): each stored page type right after a
    publish, what each kind of publish renders again, publish to fresh on a second app server
-   and in the store, and the file anchor (nginx serving the export);
+   and in the store, and the file anchor (nginx serving the export); then the pages rendered
+   on demand warm right after a publish (bench/warm_publish.py): which stayed hits;
 5. writes requests per second, p50, p99, query count, bytes, the server's CPU time per
    request, the ratio to the trivial view, and the machine's load to docs/benchmarks.md.
 
@@ -258,6 +259,7 @@ def measure(size, *, duration, static_root, fresh_count):
     """Every mode at one size: one page store, one worker, SITE_URL's gunicorn for each mode."""
     from catalogue import pages, queries_and_bytes
     from stored import Worker, measure_stored, new_export_root, store_every_page
+    from warm_publish import warm_after_publish
 
     from infra.stored import is_stored_address
 
@@ -282,11 +284,18 @@ def measure(size, *, duration, static_root, fresh_count):
             stored |= measure_stored(
                 server, export_root, size=size, duration=duration, fresh_count=fresh_count
             )
+            warm = warm_after_publish(server, duration=duration)
         finally:
             server.stop()
     finally:
         worker.stop()
-    return {"counts": counts, "runs": runs, "stored": stored, "load": (load_before, os.getloadavg()[0])}
+    return {
+        "counts": counts,
+        "runs": runs,
+        "stored": stored,
+        "warm publish": warm,
+        "load": (load_before, os.getloadavg()[0]),
+    }
 
 
 def main():
@@ -324,8 +333,9 @@ def main():
         results[size] = measure(size, duration=duration, static_root=static_root, fresh_count=fresh_count)
         print(f"measured {size:,} vendors", flush=True)
         from stored_report import console_lines
+        from warm_publish import console_lines as warm_lines
 
-        for line in console_lines(results[size]["stored"]):
+        for line in [*console_lines(results[size]["stored"]), *warm_lines(results[size]["warm publish"])]:
             print(line, flush=True)
         if not args.smoke:  # what is measured so far, should a larger size not finish
             write_report(args.output, report(results, duration=duration))

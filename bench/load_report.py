@@ -12,6 +12,7 @@ def report(results, *, duration):
     from django.db import connections
     from django.db.backends.postgresql.base import DatabaseWrapper as PostgreSQL
     from stored_report import stored_lines, summary_lines
+    from warm_publish import report_lines as warm_report_lines
 
     database = connections["default"]
     assert isinstance(database, PostgreSQL), "the benchmark runs on PostgreSQL"
@@ -59,6 +60,7 @@ def report(results, *, duration):
             )
         lines.append("")
         lines += stored_lines(result["stored"], size=size)
+        lines += warm_report_lines(result["warm publish"])
     sizes = sorted(results)
     pairs = [(sizes[0], sizes[-1])] if len(sizes) > 1 else []
     if len(sizes) > 2:
