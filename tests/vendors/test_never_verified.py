@@ -8,7 +8,7 @@ import re
 
 import pytest
 from django.conf import settings
-from django.utils import timezone
+from django.utils import dateformat, timezone
 
 from tests.factories import make_axis, make_event, make_fact, make_lane, make_score, make_vendor, publish
 from tests.vendors.test_views import entry_for
@@ -23,7 +23,8 @@ def days_ago(days):
 
 
 def ymd(day):
-    return day.isoformat()
+    """A date as pages write it (“26 Nov 2026”)."""
+    return dateformat.format(day, "j M Y")
 
 
 @pytest.fixture
