@@ -4,6 +4,7 @@ Thin: chips/trends.py and chips/fit.py do the work on the live chips."""
 
 from __future__ import annotations
 
+from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
@@ -15,6 +16,8 @@ from . import selectors
 from .fit import FitForm, Size, fits
 from .selectors import CHIPS_KEY
 from .trends import CSV_HEADER, csv_rows, trends
+
+FIT_PER_PAGE = 50  # chips on a page of /chips/fit/: a page stays the same size as the catalogue grows
 
 CSV_NAME = "chipsite-chip-trends.csv"
 
@@ -52,6 +55,10 @@ def chip_fit(request: HttpRequest) -> HttpResponse:
     size = Size(
         params=data["params"], bits=data["bits"], kv_cache=data["kv_cache"], overhead=data["overhead"]
     )
-    rows, unstated = fits(selectors.drawn(selectors.live_chips()), size)
-    context = {"form": form, "size": size, "rows": rows, "unstated": unstated}
+    # Most memory first, so the chips needing fewest come first; a page at a time, however many
+    # chips are live, each version's document read once (``drawn``).
+    chips = selectors.sorted_by(selectors.live_chips(), "memory", descending=True).defer("version__document")
+    page = Paginator(chips, FIT_PER_PAGE).get_page(request.GET.get("page"))
+    rows, unstated = fits(selectors.drawn(page.object_list), size)
+    context = {"form": form, "size": size, "rows": rows, "unstated": unstated, "page_obj": page}
     return render(request, "chips/chip_fit.html", context)

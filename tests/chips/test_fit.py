@@ -150,3 +150,18 @@ def test_a_memory_given_in_gib_is_divided_as_given_with_its_exact_gigabytes_besi
     publish(vendor)
     page = client.get("/chips/fit/?params=405&bits=16").content.decode()
     assert "810 GB / 144 GiB (154.6 GB) = 5.24, so 6 chips" in page
+
+
+def test_a_page_holds_fifty_chips_fewest_needed_first_and_the_next_page_the_rest(client, chips):
+    vendor = make_vendor(name="Bulk", published=False)
+    for n in range(56):
+        make_spec(vendor=vendor, chip=f"Bulk {n}", quantity=str(8 + n), unit="GB")
+    publish(vendor)
+    url = "/chips/fit/?params=405&bits=16"
+    first = client.get(url).content.decode()
+    assert first.count('<th scope="row">') == 50
+    assert row_of(first, "Huge288") and "Bulk 0<" not in first  # 288 GB needs 3; 8 GB needs 102
+    assert "1–50 of 60" in first and 'rel="next"' in first
+    second = client.get(url + "&page=2").content.decode()
+    assert second.count('<th scope="row">') == 9 and "Bulk 0<" in second
+    assert "NoMemory" in second.split('id="not-stated"')[1]  # a chip stating no memory comes last
