@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import datetime as dt
+import functools
 import hashlib
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -96,6 +97,7 @@ _item_paths: dict[str, list[Callable[[Any], Iterable[str]]]] = {}
 def store_url_names(*names: str) -> None:
     """Responses of these URL names (``vendors:detail``) are stored, when asked without a query."""
     _url_names.update(names)
+    _remembered.cache_clear()
 
 
 def register_paths(source: Callable[[], Iterable[str]]) -> None:
@@ -141,8 +143,21 @@ def every_path() -> list[str]:
 
 
 def is_stored_address(path: str) -> bool:
+    """Whether the page at ``path`` is one the store keeps (a URL name registered): asked on every
+    visitor's request, so each process remembers its answers for addresses of a usual length
+    (the URLconf never changes)."""
+    return _remembered(path) if len(path) <= REMEMBERED_LENGTH else _resolves_to_stored(path)
+
+
+REMEMBERED_LENGTH = 200
+
+
+def _resolves_to_stored(path: str) -> bool:
     try:
         match = resolve(path)
     except Resolver404:
         return False
     return match.view_name in _url_names
+
+
+_remembered = functools.lru_cache(maxsize=4096)(_resolves_to_stored)

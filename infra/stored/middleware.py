@@ -153,6 +153,7 @@ class StoredAnswerMiddleware:
             settings.SESSION_COOKIE_NAME in request.COOKIES
             or request.META.get(RENDER_FLAG)
             or not stored_address_asked(request)
+            or not is_stored_address(request.path)  # an any-N comparison: the page cache's
         ):
             return self.get_response(request)
         found = store.read(request.path)

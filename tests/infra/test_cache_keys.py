@@ -73,6 +73,19 @@ def test_an_any_n_comparison_is_a_cache_hit_the_second_time(site, stored_pages, 
     assert "X-Stored-Page" not in second  # the store does not keep it: the cache does
 
 
+def test_an_address_the_store_does_not_keep_never_reads_the_store(site, stored_pages, visitor, monkeypatch):
+    """A warm any-N comparison is the cache's alone: no look in the store (a file or a bucket)."""
+    from infra.stored import store
+
+    visitor.get(PAIR)
+    read = []
+    monkeypatch.setattr(store, "read", lambda path: read.append(path))
+    assert cache_state(visitor, PAIR) == "hit"
+    assert read == []
+    visitor.get("/vendors/groq/")
+    assert read and set(read) == {"/vendors/groq/"}  # a stored address is looked for there
+
+
 def test_a_publish_of_groq_leaves_pages_that_do_not_show_it_warm(site, visitor):
     for path in (HYPERSCALER_FILTER, INFERENCE_FILTER, PAIR, HBM_SEARCH, SRAM_SEARCH):
         assert cache_state(visitor, path) == "miss", path
