@@ -35,7 +35,7 @@ from django.utils.http import quote_etag
 from . import freshness
 from .freshness import ANY_CHANGE, AT_KEY, COUNT_KEY
 from .replica import reads_from_replica
-from .stored.keys import EVERYTHING, OWN_KEY_PREFIX, Shown, _shown, expiry, only_vocabulary, own_key
+from .stored.keys import EVERYTHING, OWN_KEY_PREFIX, Shown, _shown, expires, expiry, only_vocabulary, own_key
 
 if TYPE_CHECKING:
     from .cache_backends import LocalLayer
@@ -88,8 +88,6 @@ def _midnight_after(now: dt.datetime) -> dt.datetime:
 
 def expires_at(moment: dt.datetime | None) -> None:
     """What is being kept stops being true at ``moment`` (noted on the render or build under way)."""
-    from .stored.keys import expires
-
     expires(moment)
 
 
