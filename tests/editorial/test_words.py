@@ -18,16 +18,6 @@ def user_in(group, django_user_model, name):
     return user
 
 
-@pytest.fixture
-def live_trainium():
-    """A live profile with one fact."""
-    memory = f.make_attribute(name="Memory")
-    vendor = f.make_vendor(name="AWS Trainium", slug="aws-trainium")
-    f.make_fact(vendor=vendor, attribute=memory, value="144 GB HBM3e")
-    f.publish(vendor)
-    return vendor
-
-
 def set_memory(value):
     def edit(rows):
         rows["facts"][0]["value"] = value

@@ -40,16 +40,6 @@ def row(sources=(), **fields):
     return {**fields, "sources": [source.pk for source in sources]}
 
 
-@pytest.fixture
-def live_trainium():
-    """A live profile with one fact, as a visitor reads it."""
-    memory = f.make_attribute(name="Memory")
-    vendor = f.make_vendor(name="AWS Trainium", slug="aws-trainium")
-    f.make_fact(vendor=vendor, attribute=memory, value="144 GB HBM3e")
-    f.publish(vendor)
-    return vendor
-
-
 def shows_memory(page, value):
     """The at-a-glance row says ``value`` (the change log may quote old values too)."""
     return re.search(rf'<p class="claim"[^>]*>{re.escape(value)}', page) is not None
