@@ -65,7 +65,7 @@ def next_scheduled_change() -> dt.datetime | None:
     def compute():
         now = timezone.now()
         moment = min((m for hook in _schedules if (m := hook(now)) is not None), default=None)
-        expires_at(moment)
+        expires(moment)
         return moment.timestamp() if moment else 0.0
 
     found = cached("next-scheduled-change", compute, keys=(SCHEDULE_KEY,), scheduled=False)
@@ -84,11 +84,6 @@ def _local_layer() -> "LocalLayer | None":
 def _midnight_after(now: dt.datetime) -> dt.datetime:
     midnight = timezone.localtime(now).replace(hour=0, minute=0, second=0, microsecond=0)
     return midnight + dt.timedelta(days=1)
-
-
-def expires_at(moment: dt.datetime | None) -> None:
-    """What is being kept stops being true at ``moment`` (noted on the render or build under way)."""
-    expires(moment)
 
 
 @dataclass(frozen=True)
