@@ -157,7 +157,7 @@ def cached[T](
     kept = found.get(key)
     if isinstance(kept, Kept):
         # Its numbers were read with it, unless its build recorded keys beyond those named.
-        held = None if set(kept.keys) - set(named) else _held(found, named)
+        held = None if set(kept.keys) - set(named) else freshness.numbers(named, found)
         if _still_true(kept, held):
             return kept.value
     started = freshness.count_now(found)
@@ -180,10 +180,6 @@ def cached[T](
         if building:
             cache.delete(lock)
     return value
-
-
-def _held(found: dict[str, Any], keys: Iterable[str]) -> dict[str, int]:
-    return {k: found[freshness.number_key(k)] for k in keys if freshness.number_key(k) in found}
 
 
 def _wait_for(key: str) -> Kept | None:

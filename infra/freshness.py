@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable, Mapping
+from typing import Any
 
 from django.core.cache import cache, caches
 from django.db import transaction
@@ -84,10 +85,13 @@ def changed(keys: Iterable[str]) -> None:
     transaction.on_commit(lambda: _number(named))
 
 
-def numbers(keys: Iterable[str]) -> dict[str, int]:
-    """{page key: its change number} for the keys the cache holds a number of."""
+def numbers(keys: Iterable[str], found: Mapping[str, Any] | None = None) -> dict[str, int]:
+    """{page key: its change number} for the keys the cache holds a number of, read from
+    ``found`` when given (a ``get_many`` answer that asked for their ``number_key``s with
+    other entries, in one round trip), else from the cache."""
     keys = list(keys)
-    found = cache.get_many([number_key(key) for key in keys])
+    if found is None:
+        found = cache.get_many([number_key(key) for key in keys])
     return {key: found[number_key(key)] for key in keys if number_key(key) in found}
 
 
