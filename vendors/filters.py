@@ -7,7 +7,7 @@ from django.db.models import Count, F, Q
 from infra.cache import cached
 
 from .models import SCORE_MAX, Axis, Lane, VendorVersion, VersionScore
-from .selectors import active_axes
+from .selectors import LANE_COUNTS_KEY, active_axes
 
 TOTAL_THRESHOLDS = [5, 10, 15, 20]
 SORTS = {
@@ -132,6 +132,16 @@ class VendorFilter(django_filters.FilterSet):
         for name in sorted(set(self.data) - known):
             notes.append(f"Unknown filter “{name[:40]}” was ignored.")
         return notes
+
+    def shown_keys(self):
+        """The keys of what the list shows (infra/freshness.py): filtered by lane alone, those
+        lanes' rows and how many vendors each lane has (a publish in another lane leaves it as
+        it is); else every vendor's row."""
+        self.form.is_valid()
+        cleaned = self.form.cleaned_data
+        if {name for name, value in cleaned.items() if value and name != "sort"} == {"lane"}:
+            return [LANE_COUNTS_KEY, *(f"lane-{lane.pk}" for lane in cleaned["lane"])]
+        return ["entries"]
 
     def _matching(self, *, without):
         """Primary keys of the vendors the other filters (all but ``without``) let through."""

@@ -226,19 +226,11 @@ class VendorListView(FilterView):
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         self.filterset.count_options()
-        shows(*self._shown())
+        shows(*self.filterset.shown_keys())
         listings.add_scores_verified(context["vendors"], axes=self.filterset.axes)
         context["total_max"] = total_max(len(self.filterset.axes))
         context["query_without_page"] = _query_without(self.request.GET, "page")
         return context
-
-    def _shown(self):
-        """What the list shows: filtered by lane alone, those lanes' rows and how many vendors
-        each lane has (a publish in another lane leaves it as it is); else every vendor's row."""
-        cleaned = self.filterset.form.cleaned_data
-        if {name for name, value in cleaned.items() if value and name != "sort"} == {"lane"}:
-            return [selectors.LANE_COUNTS_KEY, *(f"lane-{lane.pk}" for lane in cleaned["lane"])]
-        return ["entries"]
 
 
 def _query_without(query, *names):
