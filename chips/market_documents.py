@@ -6,6 +6,7 @@ what the chip page, /chips/, the comparison, the API and the downloads read of t
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any, Final, Literal
 
@@ -42,6 +43,17 @@ def money(amount: Decimal | str, currency: str) -> str:
     written = format(value, ",f")
     sign = CURRENCY_SIGN.get(currency)
     return f"{sign}{written}" if sign else f"{currency} {written}"
+
+
+def price_text(amount: Decimal | str, currency: str, per: str) -> str:
+    """“$98.32 per instance-hour”: a price as pages write it (``amount`` as the source wrote it)."""
+    return f"{money(amount, currency)} {PER_TEXT[per]}"
+
+
+def price_row_text(row: Mapping[str, Any]) -> str:
+    """“$2.50 per chip-hour” from a price row's fields as the database keeps them (2.500000, a
+    revision's): what the admin's history writes of a price."""
+    return price_text(units.plain(Decimal(str(row["amount"]))), row["currency"], row["per"])
 
 
 class Dated(Verified):
@@ -98,7 +110,7 @@ class Price(Dated):
     @property
     def shown(self) -> str:
         """“$98.32 per instance-hour”."""
-        return f"{money(self.amount, self.currency)} {PER_TEXT[self.per]}"
+        return price_text(self.amount, self.currency, self.per)
 
     @property
     def kind_label(self) -> str:

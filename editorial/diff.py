@@ -41,6 +41,8 @@ class Kind:
     label: str  # a field name, or "ref:<field>" to name the row after what it points at
     main: str | None = None  # the field whose old -> new value leads the line
     name: Callable[[dict], str] | None = None  # names a row from its fields, instead of ``label``
+    # writes the row's figure from its fields as pages write it (“$2.50 per chip-hour”), instead of ``main``
+    figure: Callable[[dict], str] | None = None
 
 
 # How each kind of child row reads, by model label; each app adds its own through its
@@ -145,13 +147,15 @@ def _row_label(model, kind, fields, names):
 
 def _describe_row_change(model, kind, old, new, names, skip=SKIP):
     parts: list[str] = []
+    if kind.figure is not None and kind.figure(old) != kind.figure(new):
+        parts.append(f"{kind.figure(old)} -> {kind.figure(new)}")
     fields = [f for f in model._meta.concrete_fields if f.name not in skip and not f.is_relation]
     fields += [f for f in model._meta.concrete_fields if f.is_relation and f.name not in skip]
     for field in fields:
         before, after = old.get(field.attname), new.get(field.attname)
         if isinstance(field, models.DecimalField):  # "96.000000" as read back, "96" as typed
             before, after = _plain_decimal(before), _plain_decimal(after)
-        if before == after:
+        if before == after or _in_figure(kind, field.attname, old, new):
             continue
         if field.is_relation:
             before, after = names.of(field.related_model, before), names.of(field.related_model, after)
@@ -163,6 +167,12 @@ def _describe_row_change(model, kind, old, new, names, skip=SKIP):
         else:
             parts.append(_field_change(label, before, after))
     return parts
+
+
+def _in_figure(kind, attname, old, new):
+    """Whether the row's figure writes the field (a price's amount, currency, per what): its
+    change is in the figure's line, not a line of its own."""
+    return kind.figure is not None and kind.figure({**old, attname: new.get(attname)}) != kind.figure(old)
 
 
 def _plain_decimal(value):
@@ -249,6 +259,7 @@ def describe_changes(obj, old_version_id, new_version_id, *, skip=SKIP):
             lead = row.get(kind.main) if kind.main else None
             if kind.main and isinstance(model._meta.get_field(kind.main), models.DecimalField):
                 lead = _plain_decimal(lead)  # "144", never "144.000000"
+            lead = kind.figure(row) if kind.figure else lead
             main = f": {_show(lead)}" if lead not in (None, "") else ""
             lines.append(f"{title} added: {_row_label(model, kind, row, names)}{main}")
         for pk in sorted(old_rows.keys() - new_rows.keys(), key=int):

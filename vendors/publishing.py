@@ -16,6 +16,7 @@ from django.urls import reverse
 
 from chips import units
 from chips.documents import STAGES, Chip
+from chips.market_documents import price_row_text
 from chips.models import Availability, Price, Result, Spec, VersionChip, VersionPrice, VersionSpec
 from chips.prices import per_chip_hour, usable_until
 from claims.document_checks import carry_checks, document_content, without_quote_checks
@@ -142,7 +143,7 @@ class VendorPublication(Publication):
         "vendors.faq": Kind("FAQ", "question"),
         "chips.spec": Kind("", "chip", "quantity", name=spec_row_name),
         "chips.availability": Kind("", "chip", "month", name=availability_row_name),
-        "chips.price": Kind("", "chip", "amount", name=price_row_name),
+        "chips.price": Kind("", "chip", "amount", name=price_row_name, figure=price_row_text),
         "chips.result": Kind("", "chip", "value", name=result_row_name),
     }
 

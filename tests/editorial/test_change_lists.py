@@ -9,6 +9,7 @@ from decimal import Decimal
 
 import feedparser
 import pytest
+from reversion.models import Version
 
 from editorial import selectors
 from editorial.document_diff import plain, word_diff
@@ -111,6 +112,24 @@ def test_a_price_availability_and_result_changed_are_listed_with_their_figures(a
     assert "MI355X — Example Cloud, One chip, on demand: $2.50 per chip-hour -> $2.25 per chip-hour" in lines
     assert "MI355X — Generally available: Jun 2025 -> Jul 2025" in lines
     assert "MI355X — MLPerf Inference v5.0, Llama 2 70B, Offline: 8,000 tokens/s -> 8,200 tokens/s" in lines
+
+
+def test_the_history_compare_page_writes_prices_as_the_public_pages_write_them(admin_client, instinct):
+    def change(rows):
+        rows["prices"][0].update(amount="2.25", currency="EUR")
+        rows["prices"].append({**rows["prices"][0], "id": "", "offer": "Eight chips", "amount": "98.320000",
+                               "currency": "USD", "per": "instance-hour"})  # fmt: skip
+
+    vendor = edit(admin_client, instinct, change)
+    older, newer = Version.objects.get_for_object(vendor).order_by("-pk")[:2][::-1]
+    page = admin_client.get(
+        f"/admin/vendors/vendor/{vendor.pk}/history/compare/", {"a": older.pk, "b": newer.pk}
+    ).content.decode()
+
+    changed = "MI355X — Example Cloud, One chip, on demand: $2.50 per chip-hour -&gt; €2.25 per chip-hour"
+    assert changed in page
+    assert "Chip price added: MI355X — Example Cloud, Eight chips: $98.32 per instance-hour" in page
+    assert "2.5 -&gt; 2.25" not in page and "currency:" not in page and "98.320000" not in page
 
 
 def test_a_chip_removed_lists_each_of_its_rows_removed(admin_client, instinct):
