@@ -226,3 +226,22 @@ class TaskWorker(models.Model):
 
     def __str__(self):
         return self.worker_id
+
+
+class KeptRow(models.Model):
+    """A row a list repeats, rendered once for a published version and kept with it (infra/rows/):
+    its HTML, the keys its render showed with the change counter's value then, and when it stops
+    being true by itself."""
+
+    kind = models.CharField(max_length=40)
+    owner = models.BigIntegerField(help_text="The published version's primary key.")
+    html = models.TextField()
+    keys = models.JSONField(default=list)
+    stamp = models.BigIntegerField(help_text="The change counter when its render began.")
+    until = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["kind", "owner"], name="kept_row_once")]
+
+    def __str__(self):
+        return f"{self.kind} row of {self.owner}"

@@ -131,6 +131,16 @@ def add_scores_verified(versions: Iterable[VendorVersion], *, axes: Sequence[Axi
         )
 
 
+# What a page of a list reads of each vendor beside its kept row (vendors/rows.py): which version it
+# is, and its name and total for the reader's ranking and the filters.
+LISTED = ("pk", "item_id", "slug", "name", "total", "lane")
+
+
+def _ranked() -> VersionQuerySet[VendorVersion]:
+    """The scored live vendors, each read as far as a page of the rankings reads it."""
+    return live_vendors().scored().only(*LISTED)
+
+
 RANKING_SORTS = {"name": "name", "lane": "lane__position", "total": "total", "verified": "verified_on"}
 
 
@@ -145,9 +155,7 @@ def rankings(
     actually used): an unknown sort falls back to the default.
     """
     shows("entries")  # a stored page of it shows every live vendor's entry
-    queryset = with_scores_read(
-        live_vendors().scored().select_related("lane").defer("document", "history", "changes")
-    )
+    queryset = _ranked()
     descending = sort.startswith("-")
     key = sort.removeprefix("-")
     axis_slugs = {f"axis-{axis.slug}": axis for axis in axes}
@@ -187,9 +195,7 @@ def weighted_rankings(*, weights: Mapping[int, int], axes: Sequence[Axis]) -> Ve
     the same weights give the same order to anyone.
     """
     shows("entries")
-    queryset = with_scores_read(
-        live_vendors().scored().select_related("lane").defer("document", "history", "changes")
-    )
+    queryset = _ranked()
     terms = []
     for axis in axes:
         weight = weights.get(axis.pk, 0)
@@ -219,13 +225,7 @@ def lane_vendors(lane: Lane) -> VersionQuerySet[VendorVersion]:
     """A lane's scored live vendors, best total first, as a queryset to paginate (its unscored
     ones are listed apart: ``not_scored_yet``)."""
     shows(f"lane-{lane.pk}")
-    return with_scores_read(
-        live_vendors()
-        .scored()
-        .filter(lane=lane)
-        .defer("document", "history", "changes")
-        .order_by(F("total").desc(nulls_last=True), "name", "pk")
-    )
+    return _ranked().filter(lane=lane).order_by(F("total").desc(nulls_last=True), "name", "pk")
 
 
 NOT_SCORED_SHOWN = 50

@@ -8,7 +8,7 @@ from editorial.registry import publication_for
 from editorial.views import PublishedPageMixin
 from infra.stored import shows
 
-from . import listings, selectors
+from . import listings, rows, selectors
 from .documents import VendorDocument, document_of
 from .filters import VendorFilter
 from .models import Lane, Vendor, total_max
@@ -140,8 +140,7 @@ class RankingsView(TemplateView):
             asked = self.request.GET.get("sort", "-total")[:60]
             vendors, sort = listings.rankings(sort=asked, axes=axes)
         page = listings.KeysFirstPaginator(vendors, RANKINGS_PER_PAGE).get_page(self.request.GET.get("page"))
-        listings.add_score_cells(page.object_list, axes=axes)
-        listings.add_scores_verified(page.object_list, axes=axes)
+        rows.add_ranking_rows(list(page.object_list))
         context.update(
             axes=axes,
             page_obj=page,
@@ -194,9 +193,7 @@ class LaneDetailView(DetailView):
         context["page_obj"] = listings.KeysFirstPaginator(vendors, LANE_PER_PAGE).get_page(
             self.request.GET.get("page")
         )
-        axes = selectors.active_axes()
-        listings.add_scores_verified(context["page_obj"].object_list, axes=axes)
-        context["total_max"] = total_max(len(axes))
+        rows.add_rows(rows.LANE, list(context["page_obj"].object_list))
         context["not_scored"] = listings.not_scored_yet(lane=self.object)
         return context
 
@@ -209,7 +206,7 @@ class VendorListView(FilterView):
     strict = False  # an invalid value is ignored and said so, not a reason to show nothing
 
     def get_queryset(self):
-        return listings.with_scores_read(selectors.live_vendors().select_related("lane"))
+        return selectors.live_vendors().only(*listings.LISTED)
 
     def get_filterset_kwargs(self, filterset_class):
         kwargs = super().get_filterset_kwargs(filterset_class)
@@ -227,8 +224,8 @@ class VendorListView(FilterView):
         context = super().get_context_data(**kwargs)
         self.filterset.count_options()
         shows(*self.filterset.shown_keys())
-        listings.add_scores_verified(context["vendors"], axes=self.filterset.axes)
-        context["total_max"] = total_max(len(self.filterset.axes))
+        rows.add_rows(rows.CARD, list(context["vendors"]))
+        context["total_max"] = total_max(len(self.filterset.axes))  # the total filter's "of 10"
         context["query_without_page"] = _query_without(self.request.GET, "page")
         return context
 

@@ -67,6 +67,16 @@ def unrecorded() -> Iterator[None]:
         _shown.reset(token)
 
 
+@contextlib.contextmanager
+def recorded_in(shown: Shown) -> Iterator[Shown]:
+    """What is read inside is noted in ``shown`` (a part kept on its own: a row, infra/rows/)."""
+    token = _shown.set(shown)
+    try:
+        yield shown
+    finally:
+        _shown.reset(token)
+
+
 def expires(moment: dt.datetime | None) -> None:
     """The page being rendered stops being true at ``moment`` (a row turns stale then)."""
     shown = _shown.get()

@@ -1,0 +1,102 @@
+"""Rows rendered once: the rows lists repeat (a vendor's rankings row, its list card, a chip's
+row, a search hit), rendered for a published version and kept with it (``KeptRow``), so a
+filtered or sorted page is its indexed query plus the rows it shows, not a template per row.
+
+A published version never changes, so its row changes only with what the row reads beside it:
+the vocabulary (``site``: lanes, attributes; ``axes``) and the calendar (a score turning stale).
+A row keeps the keys its render recorded (``infra.stored.shows``) with the change counter's
+value when the render began, and the first moment it stops being true (``expires``). It is
+served while none of its keys has a newer number (``infra.freshness``, the one rule of what is
+fresh for every kept page and part) and that moment has not come; else it is rendered again by
+the page that asks, and kept. A page showing rows records their keys and moments, as if it had
+rendered them itself, so a cached or stored page of rows is dropped when a row would be.
+
+A kind of row is declared once (``RowKind``): its name, what a batch of rows reads once
+(``prepare``, a constant number of queries), and one row's HTML (``render``).
+``kept_rows(kind, versions)`` answers a page's rows in order; ``keep(kind, versions)`` renders
+them ahead, when a version is published.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.utils import timezone
+from django.utils.safestring import SafeString, mark_safe
+
+from .. import freshness
+from ..models import KeptRow
+from ..stored import Shown, expires, recorded_in, shows
+
+
+@dataclass(frozen=True)
+class RowKind:
+    """A kind of kept row: ``prepare(versions)`` reads what a batch of rows needs, once;
+    ``render(version, prepared)`` is one version's row."""
+
+    name: str
+    prepare: Callable[[Sequence[Any]], Any]
+    render: Callable[[Any, Any], str]
+
+
+def kept_rows(kind: RowKind, versions: Sequence[Any]) -> list[SafeString]:
+    """Each of ``versions``' rows of ``kind``, in order: kept where it is still true, rendered
+    (and kept) where not. One query for the kept rows, one cache read for their keys' numbers."""
+    owners = [version.pk for version in versions]
+    kept = {row.owner: row for row in KeptRow.objects.filter(kind=kind.name, owner__in=owners)}
+    held = freshness.numbers({key for row in kept.values() for key in row.keys})
+    now = timezone.now()
+    good = {owner: row for owner, row in kept.items() if _true(row, held=held, now=now)}
+    rows = {owner: (row.html, row.keys, row.until) for owner, row in good.items()}
+    if missing := [version for version in versions if version.pk not in good]:
+        rows |= {row.owner: (row.html, row.keys, row.until) for row in _render(kind, missing)}
+    for owner in owners:
+        shows(*rows[owner][1])
+        expires(rows[owner][2])
+    # Rendered from the site's templates, which escape what an editor typed.
+    return [mark_safe(rows[owner][0]) for owner in owners]  # noqa: S308
+
+
+def keep(kind: RowKind, versions: Sequence[Any]) -> None:
+    """Render ``versions``' rows of ``kind`` ahead (a version just published), so the first page
+    to show them reads them."""
+    if versions:
+        _render(kind, versions)
+
+
+def _true(row: KeptRow, *, held: dict[str, int], now: dt.datetime) -> bool:
+    return (row.until is None or now < row.until) and freshness.fresh(row.keys, row.stamp, held)
+
+
+def _render(kind: RowKind, versions: Sequence[Any]) -> list[KeptRow]:
+    """Render ``versions``' rows, each recording its own keys and moment (beside what the batch
+    read for all), and keep them, stamped with the counter's value from before any was read."""
+    started = freshness.count_now()
+    with recorded_in(Shown()) as batch:
+        prepared = kind.prepare(versions)
+    rows = []
+    for version in versions:
+        with recorded_in(Shown(keys=set(batch.keys), until=batch.until)) as shown:
+            html = kind.render(version, prepared)
+        rows.append(
+            KeptRow(
+                kind=kind.name,
+                owner=version.pk,
+                html=html,
+                keys=sorted(shown.keys),
+                stamp=started or 0,
+                until=shown.until,
+            )
+        )
+    if started is not None:  # with the cache away, nothing is kept: it could not be known fresh
+        freshness.settle({key for row in rows for key in row.keys}, started)
+        KeptRow.objects.bulk_create(
+            rows,
+            update_conflicts=True,
+            unique_fields=["kind", "owner"],
+            update_fields=["html", "keys", "stamp", "until"],
+        )
+    return rows

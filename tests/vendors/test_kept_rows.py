@@ -1,0 +1,101 @@
+"""A vendor's row of the rankings, its card on its lane's page and on the vendor list are
+rendered once for a published version and kept (infra/rows/): a page reads them, and a row is
+rendered again, on the page that asks, when what it shows beside its version changes (a lane's
+name, the axes) or when it stops being true by the calendar (a score turning stale)."""
+
+import datetime as dt
+import re
+
+import pytest
+from django.conf import settings
+from django.utils import timezone
+
+from editorial.pages import vocabulary_changed
+from infra.models import KeptRow
+from tests.factories import make_axis, make_fact, make_lane, make_score, make_vendor, publish
+from tests.vendors.test_views import entry_for
+from vendors.models import Lane, VendorVersion
+
+pytestmark = pytest.mark.django_db
+
+PAGES = {"rankings": "/", "lane": "/lanes/inference/", "vendor list": "/vendors/"}
+ROW_TEMPLATES = {
+    "rankings": "vendors/rows/ranking.html",
+    "lane": "vendors/rows/lane.html",
+    "vendor list": "vendors/rows/card.html",
+}
+
+
+@pytest.fixture
+def groq():
+    lane = make_lane(name="Inference specialists", slug="inference")
+    axis = make_axis(name="Performance", slug="performance")
+    vendor = make_vendor(name="Groq", slug="groq", lane=lane, published=False)
+    make_fact(vendor=vendor, verified_on=timezone.localdate())
+    make_score(vendor=vendor, axis=axis, value=4, verified_on=timezone.localdate())
+    publish(vendor)
+    return vendor
+
+
+def templates_used(response):
+    return {template.name for template in response.templates}
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_a_row_is_rendered_for_the_first_page_that_shows_it_and_read_from_then_on(client, groq, page):
+    first = client.get(PAGES[page])
+    again = client.get(PAGES[page])
+
+    assert ROW_TEMPLATES[page] in templates_used(first)
+    assert ROW_TEMPLATES[page] not in templates_used(again)
+    assert entry_for(again.content.decode(), "Groq") == entry_for(first.content.decode(), "Groq")
+    assert KeptRow.objects.filter(owner=VendorVersion.objects.live().get(item=groq).pk).count() == 1
+
+
+@pytest.mark.parametrize("page", ["rankings", "vendor list"])
+def test_a_renamed_lane_is_shown_in_rows_kept_before(client, groq, page):
+    assert "Inference specialists" in entry_for(client.get(PAGES[page]).content.decode(), "Groq")
+
+    Lane.objects.filter(slug="inference").update(name="Inference chips")
+    vocabulary_changed(None)  # as the lane's admin says it, on saving
+
+    row = entry_for(client.get(PAGES[page]).content.decode(), "Groq")
+    assert "Inference chips" in row and "Inference specialists" not in row
+
+
+def test_a_new_axis_gives_rows_kept_before_its_column(client, groq):
+    before = client.get("/").content.decode()
+    assert before.count('<td class="num">') == 1  # one score cell: Performance
+
+    make_axis(name="Software", slug="software")
+    vocabulary_changed(None)
+
+    after = client.get("/").content.decode()
+    assert after.count('<td class="num">') == 2  # and a dash for the axis Groq is not scored on
+    assert 'title="Not scored">–</span>' in after
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_a_kept_row_says_a_score_turned_stale_once_the_calendar_passes_it(client, groq, page, monkeypatch):
+    assert "not recently verified" not in entry_for(client.get(PAGES[page]).content.decode(), "Groq")
+
+    later = timezone.now() + dt.timedelta(days=settings.FRESHNESS_DAYS + 2)
+    monkeypatch.setattr(timezone, "now", lambda: later)
+
+    assert "1 score not recently verified" in entry_for(client.get(PAGES[page]).content.decode(), "Groq")
+
+
+def test_a_draft_never_reaches_a_kept_row(client, groq):
+    client.get("/vendors/")
+    groq.name = "Groq (draft name)"
+    groq.save()
+
+    html = client.get("/vendors/").content.decode()
+    assert "draft name" not in html and "Groq" in entry_for(html, "Groq")
+    assert not KeptRow.objects.filter(html__contains="draft name").exists()
+
+
+def test_the_vendor_lists_total_filter_still_says_what_the_total_is_out_of(client, groq):
+    html = client.get("/vendors/").content.decode()
+
+    assert re.search(r'<label for="id_min_total">[^<]*\(of 5\)</label>', html)

@@ -1,0 +1,79 @@
+"""The vendors' kept rows (infra/rows/): a vendor's row of the rankings, its card on its lane's
+page and its card on the vendor list, each rendered once for a published version and kept with
+it, so a page of a list, however it is sorted, filtered or weighted, is its indexed query and the
+rows it shows."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from django.template.loader import get_template
+from django.utils.safestring import SafeString, mark_safe
+
+from infra.rows import RowKind, kept_rows
+
+from . import listings, selectors
+from .models import Axis, VendorVersion, total_max
+
+# Where a ranking by a reader's weights puts its own cell (their place and score), after the name.
+YOURS_SLOT = "<!--yours-->"
+
+
+@dataclass(frozen=True)
+class _Batch:
+    axes: list[Axis]
+    versions: dict[int, VendorVersion]
+
+
+def _prepare(versions: Sequence[VendorVersion]) -> _Batch:
+    """The active axes, and the versions read again with their scores and lane: three queries."""
+    axes = selectors.active_axes()
+    read = list(
+        listings.with_scores_read(
+            VendorVersion.objects.filter(pk__in=[v.pk for v in versions])
+        ).select_related("lane")
+    )
+    listings.add_score_cells(read, axes=axes)
+    listings.add_scores_verified(read, axes=axes)
+    return _Batch(axes=axes, versions={version.pk: version for version in read})
+
+
+def _template(name: str):
+    def render(version: VendorVersion, batch: _Batch) -> str:
+        return get_template(name).render(
+            {
+                "vendor": batch.versions[version.pk],
+                "total_max": total_max(len(batch.axes)),
+                "slot": mark_safe(YOURS_SLOT),  # noqa: S308
+            }
+        )
+
+    return render
+
+
+RANKING = RowKind(name="vendor-ranking", prepare=_prepare, render=_template("vendors/rows/ranking.html"))
+LANE = RowKind(name="vendor-lane", prepare=_prepare, render=_template("vendors/rows/lane.html"))
+CARD = RowKind(name="vendor-card", prepare=_prepare, render=_template("vendors/rows/card.html"))
+
+
+def add_rows(kind: RowKind, versions: Sequence[VendorVersion]) -> None:
+    """Give each version of a page its kept ``row`` of ``kind``."""
+    for version, row in zip(versions, kept_rows(kind, versions), strict=True):
+        version.row = row  # type: ignore[attr-defined]
+
+
+@dataclass(frozen=True)
+class RankingRow:
+    """A vendor's cells in the rankings: the name, then (after a reader's own cell, when they
+    gave weights) the rest."""
+
+    head: SafeString
+    tail: SafeString
+
+
+def add_ranking_rows(versions: Sequence[VendorVersion]) -> None:
+    """Give each version of a page its ``row`` of the rankings (``RankingRow``)."""
+    for version, row in zip(versions, kept_rows(RANKING, versions), strict=True):
+        head, _, tail = row.partition(YOURS_SLOT)
+        version.row = RankingRow(head=mark_safe(head), tail=mark_safe(tail))  # type: ignore[attr-defined]  # noqa: S308
