@@ -6,6 +6,7 @@ so chips cannot import it: the vendors app registers its catalogue here when it 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Protocol
 
 from django.db.models import QuerySet
@@ -39,6 +40,11 @@ class ChipsDocument(Protocol):
 class Catalogue(Protocol):
     def live_versions(self) -> QuerySet[Any]:
         """The versions live now, whose chips are the live chips."""
+        ...
+
+    def with_chips(self, version_ids: Iterable[int]) -> QuerySet[Any]:
+        """The versions of ``version_ids`` with the chips' parts of their documents only, which
+        ``document_of`` reads (a page of many vendors' chips parses no more of them)."""
         ...
 
     def document_of(self, version: Any) -> ChipsDocument:

@@ -206,10 +206,11 @@ def drawn(rows: Iterable[VersionChip]) -> list[LiveChip]:
 
 
 def _with_documents(version_ids: set[int]) -> Iterable[Any]:
-    """The versions of ``version_ids`` with their documents (none asked: no query)."""
+    """The versions of ``version_ids`` with the chips' parts of their documents (none asked: no
+    query)."""
     if not version_ids:
         return []
-    return catalogue().live_versions().model.objects.filter(pk__in=version_ids)
+    return catalogue().with_chips(version_ids)
 
 
 def chips_by_slug(slugs: Sequence[str]) -> tuple[list[LiveChip], list[str]]:

@@ -57,7 +57,8 @@ def chip_fit(request: HttpRequest) -> HttpResponse:
     )
     # Most memory first, so the chips needing fewest come first; a page at a time, however many
     # chips are live, each version's document read once (``drawn``).
-    chips = selectors.sorted_by(selectors.live_chips(), "memory", descending=True).defer("version__document")
+    chips = selectors.sorted_by(selectors.live_chips(), "memory", descending=True)
+    chips = chips.defer("version__document", "version__history", "version__changes")
     page = Paginator(chips, FIT_PER_PAGE).get_page(request.GET.get("page"))
     rows, unstated = fits(selectors.drawn(page.object_list), size)
     context = {"form": form, "size": size, "rows": rows, "unstated": unstated, "page_obj": page}

@@ -22,6 +22,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from django.conf import settings
+from django.db.models import F
 from django.db.models.fields.files import FieldFile
 from django.urls import reverse
 from pydantic import (
@@ -40,6 +41,7 @@ from claims.documents import (
 )
 from claims.models import display_date
 from claims.verification import PageVerification, page_verification
+from infra.stored import expires, recording, shows
 
 from .models import score_total
 
@@ -287,6 +289,27 @@ class PublishedScores(PublishedDocument):
         yield from self.scores
 
 
+class PublishedChips(PublishedDocument):
+    """A published profile's vendor and chips and the sources it cites, without the rest of its
+    document: what a page of many vendors' chips (what fits) reads. Each chip's rows are cited
+    and stale as the whole document says them (the one rule, claims/freshness.py)."""
+
+    vendor: Vendor
+    chips: list[Chip] = Field(default_factory=list)
+
+    def claims(self) -> Iterable[Claim]:
+        for chip in self.chips:
+            yield from (*chip.specs, *chip.availability, *chip.prices, *chip.results)
+
+
+# The parts of a published document that ``PublishedChips`` reads, as a version's columns of them.
+CHIPS_PARTS = {
+    "chips_part": "document__chips",
+    "vendor_part": "document__vendor",
+    "sources_part": "document__sources",
+}
+
+
 document_of = VendorDocument.of  # the profile pages, API, downloads and corrections read through it
 
 
@@ -298,6 +321,31 @@ class LiveProfiles:
 
         return VendorVersion.objects.live()
 
-    def document_of(self, version: Any) -> VendorDocument:
-        """A live version's document (a VendorVersion: the catalogue's versions are its own)."""
-        return document_of(version)
+    def with_chips(self, version_ids: Iterable[int]) -> QuerySet[VendorVersion]:
+        """The versions of ``version_ids`` with the chips' parts of their documents only."""
+        from .models import VendorVersion
+
+        parts = {name: F(path) for name, path in CHIPS_PARTS.items()}
+        only = VendorVersion.objects.defer("document", "history", "changes")
+        return only.filter(pk__in=version_ids).annotate(**parts)
+
+    def document_of(self, version: Any) -> VendorDocument | PublishedChips:
+        """A live version's document (a VendorVersion: the catalogue's versions are its own);
+        its chips' part alone when it was read ``with_chips``."""
+        if "chips_part" not in version.__dict__:
+            return document_of(version)
+        parsed: PublishedChips | None = version.__dict__.get("_parsed_chips")
+        if parsed is None:
+            read = version.__dict__
+            parsed = PublishedChips.parse(
+                {
+                    "vendor": read["vendor_part"],
+                    "chips": read["chips_part"] or [],
+                    "sources": read["sources_part"] or {},
+                }
+            )
+            version._parsed_chips = parsed
+        if recording():
+            shows(version.page_key)
+            expires(parsed.turns_stale_at)
+        return parsed
