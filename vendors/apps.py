@@ -42,3 +42,9 @@ class VendorsConfig(AppConfig):
         from . import pages
 
         pages.register()  # its stored pages (infra/stored/)
+
+        from editorial.events import subscribe
+
+        from .rows import keep_published
+
+        subscribe(keep_published)  # a published version's rows are rendered with it (infra/rows/)

@@ -5,13 +5,16 @@ rows it shows."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from django.db import transaction
 from django.template.loader import get_template
 from django.utils.safestring import SafeString, mark_safe
 
-from infra.rows import RowKind, kept_rows
+from editorial.events import Changed, Kind
+from infra.rows import RowKind, keep, kept_rows
 
 from . import listings, selectors
 from .models import Axis, VendorVersion, total_max
@@ -77,3 +80,27 @@ def add_ranking_rows(versions: Sequence[VendorVersion]) -> None:
     for version, row in zip(versions, kept_rows(RANKING, versions), strict=True):
         head, _, tail = row.partition(YOURS_SLOT)
         version.row = RankingRow(head=mark_safe(head), tail=mark_safe(tail))  # type: ignore[attr-defined]  # noqa: S308
+
+
+KINDS = (RANKING, LANE, CARD)
+log = logging.getLogger(__name__)
+
+
+def keep_published(event: Changed) -> None:
+    """A vendor's version going live now has its rows rendered once the publish commits, so the
+    first list to show it reads them (one scheduled for later has them when first asked)."""
+    version = event.after
+    if (
+        event.kind in (Kind.PUBLISHED, Kind.RESTAMPED)
+        and event.at is None
+        and isinstance(version, VendorVersion)
+    ):
+        transaction.on_commit(lambda: _keep_all([version]))
+
+
+def _keep_all(versions: list[VendorVersion]) -> None:
+    try:
+        for kind in KINDS:
+            keep(kind, versions)
+    except Exception:  # the publish has committed: a row not kept now is rendered when first asked
+        log.exception("Rows of %s not kept.", versions)

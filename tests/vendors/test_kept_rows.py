@@ -99,3 +99,16 @@ def test_the_vendor_lists_total_filter_still_says_what_the_total_is_out_of(clien
     html = client.get("/vendors/").content.decode()
 
     assert re.search(r'<label for="id_min_total">[^<]*\(of 5\)</label>', html)
+
+
+def test_a_published_version_has_its_rows_kept_before_any_page_asks(django_capture_on_commit_callbacks):
+    lane = make_lane(slug="training")
+    axis = make_axis(slug="speed")
+    vendor = make_vendor(name="Cerebras", slug="cerebras", lane=lane, published=False)
+    make_score(vendor=vendor, axis=axis, value=3)
+    with django_capture_on_commit_callbacks(execute=True):
+        publish(vendor)
+
+    live = VendorVersion.objects.live().get(item=vendor)
+    kept = set(KeptRow.objects.filter(owner=live.pk).values_list("kind", flat=True))
+    assert kept == {"vendor-ranking", "vendor-lane", "vendor-card"}
