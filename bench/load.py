@@ -257,28 +257,16 @@ def drive(server, urls, duration, *, unique=False, threads=1, connections=CONNEC
 
 def measure(size, *, duration, static_root, fresh_count):
     """Every mode at one size: one page store, one worker, SITE_URL's gunicorn for each mode."""
-    from catalogue import pages, queries_and_bytes
+    from on_demand import on_demand
     from stored import Worker, measure_stored, new_export_root, store_every_page
     from warm_publish import warm_after_publish
 
-    from infra.stored import is_stored_address
-
-    # The stored addresses are measured after a publish (bench/stored.py); cold, miss and warm
-    # are for the pages rendered on demand.
-    urls = {name: path for name, path in pages(size).items() if "?" in path or not is_stored_address(path)}
-    counts = queries_and_bytes(urls)
     export_root = new_export_root()
     stored = {"export": store_every_page(export_root)}
     load_before = os.getloadavg()[0]
     worker = Worker()
     try:
-        runs = {}
-        for mode, cache, unique in (("cold", False, False), ("miss", True, True), ("warm", True, False)):
-            server = Server(cache=cache, static_root=static_root)
-            try:
-                runs[mode] = drive(server, urls, duration, unique=unique)
-            finally:
-                server.stop()
+        counts, runs = on_demand(size, duration=duration, static_root=static_root)
         server = Server(cache=True, static_root=static_root)
         try:
             stored |= measure_stored(
@@ -304,6 +292,11 @@ def main():
     parser.add_argument("--duration", type=int, default=5, help="seconds of wrk per page and mode")
     parser.add_argument("--output", default=str(ROOT / "docs" / "benchmarks.md"))
     parser.add_argument("--smoke", action="store_true", help="smallest size, 1 s a page, nothing written")
+    parser.add_argument(
+        "--on-demand",
+        action="store_true",
+        help="the pages rendered on demand alone, written to docs/benchmarks-on-demand.md",
+    )
     args = parser.parse_args()
     sizes = [10] if args.smoke else [int(s) for s in args.sizes.split(",")]
     duration = 1 if args.smoke else args.duration
@@ -327,6 +320,10 @@ def main():
     from catalogue import grow  # the synthetic vendors, once Django is set up
     from load_report import report, write_report
 
+    if args.on_demand:
+        from on_demand import measure_on_demand
+
+        return measure_on_demand(sizes, duration=duration, static_root=static_root)
     results = {}
     for size in sizes:
         grow(size)

@@ -39,26 +39,7 @@ def report(results, *, duration):
         "",
     ]
     for size, result in results.items():
-        load = result["load"]
-        lines += [
-            f"## {size:,} published vendors",
-            "",
-            f"Machine load (1-minute average) {load[0]:.2f} before and {load[1]:.2f} after this size's runs.",
-            "",
-            "| page | queries | bytes | cold req/s | cold p50 ms | cold p99 ms | cold ratio | cold CPU ms |"
-            " miss req/s | miss p50 ms | miss ratio | warm req/s | warm p50 ms | warm p99 ms | warm ratio |",
-            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
-        ]
-        cold, miss, warm = (result["runs"][mode] for mode in ("cold", "miss", "warm"))
-        for name, (queries, size_bytes) in result["counts"].items():
-            c, m, w = cold[name], miss[name], warm[name]
-            lines.append(
-                f"| {name} | {queries} | {size_bytes:,} | {c['rps']:.0f} | {c['p50']:.1f} | {c['p99']:.1f} | "
-                f"{c['rps'] / cold['trivial view']['rps']:.3f} | {c['cpu_ms']:.1f} | {m['rps']:.0f} | "
-                f"{m['p50']:.1f} | {m['rps'] / miss['trivial view']['rps']:.3f} | {w['rps']:.0f} | "
-                f"{w['p50']:.1f} | {w['p99']:.1f} | {w['rps'] / warm['trivial view']['rps']:.3f} |"
-            )
-        lines.append("")
+        lines += on_demand_lines(size, result)
         lines += stored_lines(result["stored"], size=size)
         lines += warm_report_lines(result["warm publish"])
     sizes = sorted(results)
@@ -85,6 +66,48 @@ def report(results, *, duration):
             lines.append(f"| {name} | {' | '.join(cells)} |")
         lines.append("")
     lines += summary_lines(results)
+    return "\n".join(lines)
+
+
+def on_demand_lines(size, result):
+    """A size's table of the pages rendered on demand: cold, miss and warm beside the trivial view."""
+    load = result["load"]
+    lines = [
+        f"## {size:,} published vendors",
+        "",
+        f"Machine load (1-minute average) {load[0]:.2f} before and {load[1]:.2f} after this size's runs.",
+        "",
+        "| page | queries | bytes | cold req/s | cold p50 ms | cold p99 ms | cold ratio | cold CPU ms |"
+        " miss req/s | miss p50 ms | miss ratio | warm req/s | warm p50 ms | warm p99 ms | warm ratio |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    cold, miss, warm = (result["runs"][mode] for mode in ("cold", "miss", "warm"))
+    for name, (queries, size_bytes) in result["counts"].items():
+        c, m, w = cold[name], miss[name], warm[name]
+        lines.append(
+            f"| {name} | {queries} | {size_bytes:,} | {c['rps']:.0f} | {c['p50']:.1f} | {c['p99']:.1f} | "
+            f"{c['rps'] / cold['trivial view']['rps']:.3f} | {c['cpu_ms']:.1f} | {m['rps']:.0f} | "
+            f"{m['p50']:.1f} | {m['rps'] / miss['trivial view']['rps']:.3f} | {w['rps']:.0f} | "
+            f"{w['p50']:.1f} | {w['p99']:.1f} | {w['rps'] / warm['trivial view']['rps']:.3f} |"
+        )
+    return [*lines, ""]
+
+
+def on_demand_report(results, *, duration, commit):
+    """``--on-demand``'s file: the pages rendered on demand alone, at each size."""
+    lines = [
+        "# Pages rendered on demand",
+        "",
+        f"Made by `bench/load.py --on-demand` on {dt.date.today():%Y-%m-%d}, commit {commit}: the",
+        "first table of each size in docs/benchmarks.md alone (same catalogue, same servers and",
+        f"settings, `wrk -t1 -c{CONNECTIONS} -d{duration}s`), without the export and the stored pages'",
+        "modes, so that a 10,000-vendor run takes minutes, not most of an hour. Cold: page and data",
+        "cache off; the rows lists repeat are read as kept (infra/rows/: rendered once for each",
+        "published version, as on the live site), since they are stored with the versions, not cached.",
+        "",
+    ]
+    for size, result in results.items():
+        lines += on_demand_lines(size, result)
     return "\n".join(lines)
 
 
