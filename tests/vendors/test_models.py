@@ -144,3 +144,12 @@ def test_live_versions_leave_out_drafts_scheduled_unpublished_and_superseded_ver
     ]
     assert newest.number == 2
     assert list(VendorVersion.objects.pending().values_list("item", flat=True)) == [scheduled.pk]
+
+
+@pytest.mark.parametrize("slug", ["groq", "aws-trainium", "a_1", "slug-of-the-vendor-2"])
+def test_a_profiles_address_is_the_one_django_reverses(slug):
+    from django.urls import reverse
+
+    from vendors.models.versions import profile_url
+
+    assert profile_url(slug) == reverse("vendors:detail", kwargs={"slug": slug})
