@@ -185,6 +185,12 @@ def precision_counts(chips: QuerySet[VersionChip]) -> dict[str, int]:
 
 def drawn(rows: Iterable[VersionChip]) -> list[LiveChip]:
     """Each indexed chip from its version's document (parsed once a version)."""
+    return list(drawn_by_pk(rows).values())
+
+
+def drawn_by_pk(rows: Iterable[VersionChip]) -> dict[int, LiveChip]:
+    """{indexed chip's pk: the chip drawn from its version's document}, in the order of
+    ``rows``, leaving out a chip its document does not hold."""
     rows = list(rows)
     # Rows read with their versions' documents deferred (a page of many chips of one version
     # would decode its document once a row) have them read here, in one query.
@@ -193,7 +199,7 @@ def drawn(rows: Iterable[VersionChip]) -> list[LiveChip]:
     versions |= {version.pk: version for version in _with_documents(deferred)}
     documents: dict[int, ChipsDocument] = {}
     read = catalogue().document_of
-    drawn = []
+    drawn = {}
     for row in rows:
         version = versions[row.version_id]
         if row.version_id not in documents:
@@ -201,7 +207,7 @@ def drawn(rows: Iterable[VersionChip]) -> list[LiveChip]:
         document = documents[row.version_id]
         chip = next((chip for chip in document.chips if chip.slug == row.slug), None)
         if chip is not None:
-            drawn.append(LiveChip(chip=chip, vendor=document.vendor, version=version))
+            drawn[row.pk] = LiveChip(chip=chip, vendor=document.vendor, version=version)
     return drawn
 
 

@@ -3,10 +3,11 @@ filters by ranges, and the any-N chip comparison with its bar charts."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from django import forms
 from django.core.paginator import Paginator
+from django.db.models import QuerySet
 from django.shortcuts import render
 from django.views.generic import TemplateView
 
@@ -14,15 +15,15 @@ from infra.query_input import refuses_nul
 from infra.stored import shows
 
 from . import market_rows, selectors, units
+from . import rows as chip_rows
 from .documents import SCOPE_TEXT, STAGES, Spec
-from .models import Precision
-from .prices import Derived, HourPrice
+from .models import Precision, VersionChip
 from .quantities import SPARSITY_WORDS
 from .selectors import LiveChip
 
 CHIPS_PER_PAGE = 50
 COMPARE_AT_MOST = 8  # chips side by side; more are left out, saying so
-COLUMNS = ("memory", "bandwidth", "sram", "compute", "power", "process")  # per chip, on /chips/
+COLUMNS = chip_rows.COLUMNS
 PAGE_KEY = selectors.CHIPS_KEY  # what /chips/ shows: every live chip (vendors.pages.page_keys)
 
 
@@ -121,25 +122,6 @@ class ChipListForm(forms.Form):
         return self.cleaned_data.get(name) if name not in self.errors else None
 
 
-@dataclass
-class ChipRow:
-    """A chip as a row of /chips/: its per-chip value in each column, or None (“not stated”)."""
-
-    chip: LiveChip
-    cells: list[Spec | None] = field(default_factory=list)
-    price: HourPrice | None = None  # the lowest fresh on-demand price per chip-hour, in USD
-    pflop_hour: Derived | None = None  # dollars per PFLOP-hour at FP8 (derived)
-
-    @classmethod
-    def of(cls, chip: LiveChip) -> ChipRow:
-        return cls(
-            chip=chip,
-            cells=[chip.spec(kind) for kind in COLUMNS],
-            price=chip.chip.lowest_on_demand,
-            pflop_hour=market_rows.pflop_hour_fp8(chip.chip.derived),
-        )
-
-
 class ChipListView(TemplateView):
     template_name = "chips/chip_list.html"
 
@@ -148,50 +130,56 @@ class ChipListView(TemplateView):
         shows(PAGE_KEY)
         form = ChipListForm(self.request.GET)
         form.is_valid()
-        chips = selectors.live_chips()
-        for name, kind in RANGES.items():
-            if (minimum := form.value(name)) is not None:
-                chips = selectors.at_least(chips, kind, float(minimum))
-        if (maximum := form.value("max_price")) is not None:
-            chips = selectors.at_most_price(chips, maximum)
-        if (maximum := form.value("max_pflop_hour")) is not None:
-            chips = selectors.at_most_pflop_hour(chips, maximum)
-        # Each choice counts the chips the other filters leave.
-        precision, stage = form.value("precision"), form.value("stage")
-        by_precision = selectors.with_precision(chips, precision) if precision else chips
-        form.count_stages(selectors.stage_counts(by_precision))
-        if stage:
-            chips = selectors.reached(chips, stage)
-        unfiltered_precision = chips
-        if precision:
-            chips = selectors.with_precision(chips, precision)
-        sort = form.value("sort") or SORTS[0][0]
-        if sort.lstrip("-") == "name":
-            chips = chips.order_by(("-" if sort.startswith("-") else "") + "name", "pk")
-        elif sort.lstrip("-") == "price":
-            chips = selectors.sorted_by_price(chips, descending=sort.startswith("-"))
-        elif sort.lstrip("-") == "pflop":
-            chips = selectors.sorted_by_pflop_hour(chips, descending=sort.startswith("-"))
-        else:
-            chips = selectors.sorted_by(chips, sort.lstrip("-"), descending=sort.startswith("-"))
-        form.count_precisions(selectors.precision_counts(unfiltered_precision))
-        # the versions' documents are read once each by ``drawn``, not once a row of the page
-        chips = chips.defer("version__document")
+        chips, sort = _listed(form)
         page = Paginator(chips, CHIPS_PER_PAGE).get_page(self.request.GET.get("page"))
-        rows = [ChipRow.of(chip) for chip in selectors.drawn(page.object_list)]
+        listed = list(page.object_list)
+        rows = chip_rows.chip_rows(listed)
         context.update(
             form=form,
             ignored=form.ignored(self.request.GET),
             page_obj=page,
             rows=rows,
-            chip_list=[row.chip for row in rows],
+            # the JSON-LD of the page's chips, on the unfiltered page only (the template's meta)
+            chip_list=[] if self.request.GET else chip_rows.live_chips_of(listed),
             columns=[(kind, units.KINDS[kind]) for kind in COLUMNS],
             sort=sort,
-            has_vendor_stated=any(
-                cell and cell.vendor_stated for row in rows for cell in [*row.cells, row.chip.stage]
-            ),
+            has_vendor_stated=chip_rows.shows_stated_mark(rows),
         )
         return context
+
+
+def _listed(form: ChipListForm) -> tuple[QuerySet[VersionChip], str]:
+    """The chips a valid ``form`` asks for, sorted, and the sort; each choice of the form counts
+    the chips the other filters leave."""
+    chips = selectors.live_chips()
+    for name, kind in RANGES.items():
+        if (minimum := form.value(name)) is not None:
+            chips = selectors.at_least(chips, kind, float(minimum))
+    if (maximum := form.value("max_price")) is not None:
+        chips = selectors.at_most_price(chips, maximum)
+    if (maximum := form.value("max_pflop_hour")) is not None:
+        chips = selectors.at_most_pflop_hour(chips, maximum)
+    precision, stage = form.value("precision"), form.value("stage")
+    by_precision = selectors.with_precision(chips, precision) if precision else chips
+    form.count_stages(selectors.stage_counts(by_precision))
+    if stage:
+        chips = selectors.reached(chips, stage)
+    form.count_precisions(selectors.precision_counts(chips))
+    if precision:
+        chips = selectors.with_precision(chips, precision)
+    sort = form.value("sort") or SORTS[0][0]
+    return _sorted(chips, sort).select_related(None).only(*chip_rows.LISTED), sort
+
+
+def _sorted(chips: QuerySet[VersionChip], sort: str) -> QuerySet[VersionChip]:
+    descending, key = sort.startswith("-"), sort.lstrip("-")
+    if key == "name":
+        return chips.order_by(("-" if descending else "") + "name", "pk")
+    if key == "price":
+        return selectors.sorted_by_price(chips, descending=descending)
+    if key == "pflop":
+        return selectors.sorted_by_pflop_hour(chips, descending=descending)
+    return selectors.sorted_by(chips, key, descending=descending)
 
 
 @dataclass
