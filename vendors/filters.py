@@ -162,11 +162,12 @@ class VendorFilter(django_filters.FilterSet):
         by_lane, totals, scores = counts["lanes"], counts["totals"], counts["scores"]
         field = self.form.fields["lane"]
         field.label_from_instance = lambda lane: f"{lane.name} ({by_lane.get(lane.slug, 0)})"
-        self.form.fields["min_total"].choices = [("", "Any total")] + [
+        # django-filter's field puts its empty_label ("Any total", "Any") first by itself.
+        self.form.fields["min_total"].choices = [
             (n, f"{n} or more ({totals[f'at_least_{n}']})") for n in TOTAL_THRESHOLDS
         ]
         for axis in self.axes:
-            self.form.fields[f"min_{axis.slug}"].choices = [("", "Any")] + [
+            self.form.fields[f"min_{axis.slug}"].choices = [
                 (n, f"{n} or more ({sum(c for v, c in scores.get(axis.pk, {}).items() if v >= n)})")
                 for n in range(1, SCORE_MAX + 1)
             ]

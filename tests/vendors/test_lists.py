@@ -371,3 +371,16 @@ def names_in_rankings(html):
     """The ranked vendors, in order (not the tick boxes under "Not scored yet")."""
     ranked = html.split('<section class="not-scored"', 1)[0]
     return re.findall(r'class="pick"[^>]*aria-label="Compare ([^"]+)"', ranked)
+
+
+@pytest.mark.django_db
+def test_each_filter_of_the_vendor_list_offers_any_once(client):
+    populate(3)
+    html = client.get("/vendors/?min_total=5").content.decode()
+
+    selects = dict(re.findall(r'<select name="([^"]+)"[^>]*>(.*?)</select>', html, re.S))
+    assert "min_total" in selects and len(selects) > 2
+    for name, options in selects.items():
+        values = re.findall(r'<option value="([^"]*)"', options)
+        assert len(values) == len(set(values)), (name, values)
+    assert re.findall(r'<option value="">([^<]*)</option>', selects["min_total"]) == ["Any total"]
