@@ -1,0 +1,127 @@
+"""``{% sources_list footnotes %}`` and ``{% evidence_words evidence %}``: a page's Sources list
+(claims.footnotes.Footnotes) and a citation's words, written here rather than by templates: a
+profile or comparison lists tens of sources, and their template logic was most of the page's
+render time. Plain HTML: no script needed.
+
+The list gives each source with what it says for the page's rows (the citation's words: a quote
+with what the last check of the source found of it, or our summary; and its support when it is
+not full), then the notes of rows citing more sources than they have markers for.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+from django.template.defaultfilters import date
+from django.utils.html import conditional_escape, format_html, format_html_join
+from django.utils.safestring import SafeString, mark_safe
+
+register = template.Library()
+
+
+@register.simple_tag
+def evidence_words(evidence: Any) -> SafeString:
+    """A citation's words: the source's own in quotation marks with what the last check of the
+    source found of them, or our summary, labelled and never quoted."""
+    if not evidence.quote:
+        return mark_safe("")
+    if evidence.is_summary:
+        return format_html('<span class="summary-label">Summary:</span> {}', evidence.quote)
+    missing = " quote-missing" if evidence.quote_found is False else ""
+    return format_html(
+        '<q>{}</q> <span class="quote-check{}">— {}</span>', evidence.quote, missing, evidence.check_text
+    )
+
+
+def _rows(rows: list[str]) -> str:
+    return ", ".join(conditional_escape(row) for row in rows)
+
+
+def _said(said: Any) -> SafeString:
+    """One of a source's words in the list, with the rows they bear on and their support."""
+    evidence, rows = said.evidence, _rows(said.rows)
+    colon = ": " if evidence.quote else ""
+    if evidence.contradicts:
+        lead = format_html(
+            '<strong class="support">Contradicts</strong>{}{}', mark_safe(f" {rows}" if rows else ""), colon
+        )
+    elif evidence.support_text:
+        text = f" for {rows}" if rows else ""
+        lead = format_html(
+            '<strong class="support">{}</strong>{}{}', evidence.support_text, mark_safe(text), colon
+        )
+    elif rows:
+        lead = format_html('<span class="evidence-for">On {}:</span> ', mark_safe(rows))
+    else:
+        lead = mark_safe("")
+    return format_html(
+        '\n      <li class="support-{}">{}{}</li>', evidence.support, lead, evidence_words(evidence)
+    )
+
+
+def _source(source: Any) -> SafeString:
+    """A source's line: its title, publisher, when it was accessed and its archived copy."""
+    line: str = format_html('<a href="{}" rel="noopener nofollow">{}</a>', source.url, source.title)
+    if source.publisher:
+        line += format_html(", {}", source.publisher)
+    if source.accessed_on:
+        day = source.accessed_on
+        line += format_html(
+            '. Accessed <span class="nowrap"><time datetime="{}">{}</time></span>',
+            date(day, "Y-m-d"),
+            date(day),
+        )
+    line += "."
+    if source.archive_url:
+        line += format_html(
+            ' <a href="{}" rel="noopener nofollow" aria-label="Archived copy of {}">Archived copy</a>.',
+            source.archive_url,
+            source.title,
+        )
+    return mark_safe(line)
+
+
+def _entry(entry: Any) -> SafeString:
+    quoted = ""
+    if entry.quoted:
+        quoted = format_html(
+            '<ul class="evidence">{}\n    </ul>', mark_safe("".join(map(_said, entry.quoted)))
+        )
+    return format_html(
+        '\n  <li id="source-{}">{}\n    {}\n  </li>\n  ', entry.number, _source(entry.source), quoted
+    )
+
+
+def _note(note: Any, last: bool) -> SafeString:
+    said = note.evidence.support_text
+    return format_html(
+        '<a href="#source-{0}">[{0}]</a> {1}{2}{3}',
+        note.number,
+        note.source.title,
+        format_html(" ({})", said.lower()) if said else "",
+        "" if last else "; ",
+    )
+
+
+def _group(group: Any) -> SafeString:
+    notes = mark_safe("".join(_note(note, i == len(group.notes) - 1) for i, note in enumerate(group.notes)))
+    label = format_html("{}: ", group.label) if group.label else ""
+    return format_html('<li id="{}">{}{}.</li>', group.anchor, label, notes)
+
+
+@register.simple_tag
+def sources_list(footnotes: Any) -> SafeString:
+    """The Sources list of ``footnotes``: nothing when the page cites no source."""
+    if not footnotes.sources:
+        return mark_safe("\n")
+    entries = mark_safe("".join(map(_entry, footnotes.entries)))
+    html = format_html('\n\n<ol class="source-list">\n  {}\n</ol>\n', entries)
+    if footnotes.groups:
+        groups = format_html_join("", "{}", ((_group(group),) for group in footnotes.groups))
+        html += format_html(
+            '\n<h3 class="grouped-heading">Rows citing more than three sources</h3>\n'
+            '<ul class="grouped-notes">\n  {}\n</ul>\n',
+            groups,
+        )
+    return mark_safe(html + "\n")
