@@ -125,3 +125,33 @@ def sources_list(footnotes: Any) -> SafeString:
             groups,
         )
     return mark_safe(html + "\n")
+
+
+def _cited(source: Any, evidence: Any) -> SafeString:
+    """A source in a row's list: its title and publisher, its words and their support."""
+    line: str = format_html('<li><a href="{}">{}</a>', source.url, source.title)
+    if source.publisher:
+        line += format_html(", {}", source.publisher)
+    if evidence.quote:
+        line += format_html(": {}", evidence_words(evidence))
+    if evidence.support_text:
+        line += format_html(' <span class="support">({})</span>', evidence.support_text.lower())
+    return mark_safe(line + "</li>")
+
+
+@register.simple_tag
+def spec_sources(claim: Any) -> SafeString:
+    """A chip row's sources in full on the chip comparison, each with its words, then when it
+    was verified."""
+    cited = "".join(_cited(source, evidence) for source, evidence in claim.citations)
+    day = claim.verified_on
+    verified = (
+        format_html('<time datetime="{}">{}</time>', date(day, "Y-m-d"), date(day, "j M Y"))
+        if day
+        else "never"
+    )
+    return format_html(
+        '<ul class="spec-sources">{}</ul>\n        <span class="muted">Verified {}</span>',
+        mark_safe(cited or '<li class="muted">No source cited</li>'),
+        verified,
+    )
