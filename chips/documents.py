@@ -259,9 +259,21 @@ class Chip(Part):
 
     def spec(self, kind: str, scope: str = "chip") -> Spec | None:
         """Its highest value of ``kind`` counted for ``scope``: what /chips/ shows of it, and
-        sorts by (chips.selectors.value_of asks the database the same)."""
+        sorts by (kept on its VersionChip row when its version is published)."""
         values = [row for row in self.specs if row.kind == kind and row.scope == scope]
         return max(values, key=lambda row: row.sort_key, default=None)
+
+
+# The kinds /chips/ shows a column of, and sorts and filters by (kept on VersionChip).
+SORTED_KINDS = ("memory", "bandwidth", "sram", "compute", "power", "process")
+
+
+def sort_values(chip: Chip) -> dict[str, float | None]:
+    """The chip's highest per-chip value of each of ``SORTED_KINDS`` (``Chip.spec``), in its kind's
+    unit: what its VersionSpec rows hold, kept on its VersionChip row."""
+    return {
+        kind: float(spec.sort_key) if (spec := chip.spec(kind)) is not None else None for kind in SORTED_KINDS
+    }
 
 
 def chips_of(

@@ -296,6 +296,15 @@ class VersionChip(models.Model):
         default="",
         help_text="The furthest stage it reached (documents.Chip.stage).",
     )
+    # Its highest per-chip value of each kind /chips/ sorts and filters by, in the kind's unit
+    # (``documents.Chip.spec``, the highest of its VersionSpec rows), kept on the row so a sorted
+    # page is one query with a limit; written with the version.
+    memory = models.FloatField(null=True, blank=True)
+    bandwidth = models.FloatField(null=True, blank=True)
+    sram = models.FloatField(null=True, blank=True)
+    compute = models.FloatField(null=True, blank=True)
+    power = models.FloatField(null=True, blank=True)
+    process = models.FloatField(null=True, blank=True)
 
     class Meta:
         ordering = ["version", "position"]
@@ -325,7 +334,10 @@ class VersionSpec(models.Model):
     )
 
     class Meta:
-        indexes = [models.Index(fields=["kind", "scope", "value"], name="version_spec_value")]
+        indexes = [
+            models.Index(fields=["kind", "scope", "value"], name="version_spec_value"),
+            models.Index(fields=["kind", "precision", "chip"], name="version_spec_precision"),
+        ]
 
     def __str__(self):
         return f"{self.kind} {self.value}"

@@ -16,12 +16,12 @@ from infra.rows import RowKind, kept_rows
 from infra.stored import expires
 
 from . import market_rows, prices, selectors
-from .documents import Spec
+from .documents import SORTED_KINDS, Spec
 from .models import VersionChip
 from .prices import Derived, HourPrice
 from .selectors import LiveChip
 
-COLUMNS = ("memory", "bandwidth", "sram", "compute", "power", "process")  # per chip, on /chips/
+COLUMNS = SORTED_KINDS  # per chip, on /chips/
 
 # What a row holds where it shows the vendor-stated mark (includes/vendor_stated.html): a page
 # of rows under which the mark's legend is printed.

@@ -74,19 +74,11 @@ def live_chips() -> QuerySet[VersionChip]:
     )
 
 
-def value_of(kind: str, scope: str = "chip") -> Subquery:
-    """A chip's highest value of ``kind`` counted for ``scope``: what /chips/ sorts by (the
-    database's ``documents.Chip.spec``)."""
-    return Subquery(
-        VersionSpec.objects.filter(chip=OuterRef("pk"), kind=kind, scope=scope)
-        .order_by("-value")
-        .values("value")[:1]
-    )
-
-
 def sorted_by(chips: QuerySet[VersionChip], kind: str, *, descending: bool) -> QuerySet[VersionChip]:
-    ordered = F("sort_value").desc(nulls_last=True) if descending else F("sort_value").asc(nulls_last=True)
-    return chips.annotate(sort_value=value_of(kind)).order_by(ordered, "name", "pk")
+    """Chips by their highest per-chip value of ``kind`` (kept on each, ``VersionChip.memory``
+    and the rest); chips without one last either way."""
+    ordered = F(kind).desc(nulls_last=True) if descending else F(kind).asc(nulls_last=True)
+    return chips.order_by(ordered, "name", "pk")
 
 
 def _usable_prices() -> QuerySet[VersionPrice]:
@@ -147,9 +139,7 @@ def at_most_pflop_hour(chips: QuerySet[VersionChip], maximum: Decimal) -> QueryS
 
 def at_least(chips: QuerySet[VersionChip], kind: str, minimum: float) -> QuerySet[VersionChip]:
     """Chips with a per-chip value of ``kind`` of ``minimum`` or more (in the kind's unit)."""
-    return chips.filter(
-        pk__in=VersionSpec.objects.filter(kind=kind, scope="chip", value__gte=minimum).values("chip_id")
-    )
+    return chips.filter(**{f"{kind}__gte": minimum})
 
 
 def with_precision(chips: QuerySet[VersionChip], precision: str) -> QuerySet[VersionChip]:

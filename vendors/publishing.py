@@ -15,7 +15,7 @@ from django.db.models import Prefetch, QuerySet
 from django.urls import reverse
 
 from chips import units
-from chips.documents import STAGES, Chip
+from chips.documents import STAGES, Chip, sort_values
 from chips.market_documents import price_row_text
 from chips.models import Availability, Price, Result, Spec, VersionChip, VersionPrice, VersionSpec
 from chips.prices import per_chip_hour, usable_until
@@ -258,6 +258,7 @@ def write_version_chips(version: VendorVersion, chips: Sequence[Chip]) -> None:
             name=chip.name,
             position=position,
             stage=chip.stage.stage if chip.stage else "",
+            **sort_values(chip),
         )
         for position, chip in enumerate(chips)
     )
