@@ -206,7 +206,7 @@ def vendor_versions(request: HttpRequest, *, slug: str) -> Answer | None:
     version = _live_vendor(slug, document=False)
     if version is None:
         return None
-    shows(version.page_key)
+    shows(version.history_key)
     axes = active_axes()
     entries = [
         {
@@ -234,6 +234,7 @@ def _chip(request: HttpRequest, chip: LiveChip) -> Answer:
     """A live chip as the API shows it: every value, price and result with its cited sources
     drawn out, and the figures derived from them with their arithmetic."""
     vendor, version = chip.vendor, chip.version
+    shows(version.page_key)  # it names the live version: a verification's new one too
     derived = chip.chip.derived
     return {
         "slug": chip.slug,

@@ -224,5 +224,5 @@ def chip_detail(request: HttpRequest, slug: str) -> HttpResponse:
         raise Http404("No published chip has this address.")
     # What it shows is its vendor's published document, now and in every version published
     # so far (the price history): its vendor's publish renders it again (vendors.pages).
-    shows(live.version.page_key)
+    shows(live.version.chips_key)
     return render(request, "chips/chip_detail.html", {"page": build_page(live)})

@@ -22,14 +22,37 @@ def every_path() -> list[str]:
     return [reverse(name) for name in URL_NAMES]
 
 
+def _shown(value: Any) -> Any:
+    """``value`` without the moments of its rows' checks (``verified_at``): the chips' pages
+    print the day (``verified_on``), and a later moment the same day only moves when a row
+    turns stale, which the page's expiry, taken from the earlier moment, renders it again for."""
+    if isinstance(value, dict):
+        return {key: _shown(item) for key, item in value.items() if key != "verified_at"}
+    if isinstance(value, list):
+        return [_shown(item) for item in value]
+    return value
+
+
 def _chips(version: PublishedVersion | None) -> list[Any]:
     document = getattr(version, "document", None)
-    return document.get("chips", []) if document else []
+    return _shown(document.get("chips", [])) if document else []
+
+
+def _chips_part(version: PublishedVersion | None) -> tuple[Any, ...] | None:
+    """What a page reading the chips part of the document shows (vendors.documents.CHIPS_PARTS)."""
+    document = getattr(version, "document", None)
+    if not document:
+        return None
+    return tuple(_shown(document.get(part)) for part in ("vendor", "chips", "sources"))
 
 
 def page_keys(before: PublishedVersion | None, after: PublishedVersion | None) -> set[str]:
-    """Every live chip's pages when the chips of the published document changed."""
-    return {CHIPS_KEY} if _chips(before) != _chips(after) else set()
+    """Every live chip's pages when the chips of the published document changed; the pages
+    reading the vendor's chips part when that part changed."""
+    keys = {CHIPS_KEY} if _chips(before) != _chips(after) else set()
+    if _chips_part(before) != _chips_part(after):
+        keys |= {version.chips_key for version in (before, after) if version is not None}
+    return keys
 
 
 PAGES = Pages(url_names=URL_NAMES, every_path=every_path, page_keys={"vendor": page_keys})

@@ -112,7 +112,7 @@ class VendorChangesFeed(ChangesFeed):
         return version.get_absolute_url()
 
     def items(self, version):
-        shows(version.page_key)
+        shows(version.history_key)
         return _changed(VendorVersion, item_id=version.item_id)[:ENTRIES]
 
 

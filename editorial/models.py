@@ -139,13 +139,26 @@ class PublishedVersion(models.Model):
         are immutable, so only the item going live or away, or a new address, changes them."""
         return f"{self.page_key}-versions"
 
-    def read_as_archived(self) -> Self:
+    @property
+    def history_key(self) -> str:
+        """What a page of the item's change log shows (its page, feed and API list): its address,
+        name, lane and published changes, which a verification's new version leaves as they were."""
+        return f"{self.page_key}-history"
+
+    @property
+    def chips_key(self) -> str:
+        """What a page that reads only the chips part of the item's document shows (a chip's
+        page, the chip list): the vendor's name and address, its chips and their sources."""
+        return f"{self.page_key}-chips"
+
+    def read_as_archived(self, *, banner: bool = True) -> Self:
         """This version, read at its permanent address (a version page, its citation files):
-        such a page shows the item's versions, not its live document, unless it is the live one,
-        whose page gains a banner when the next version goes live."""
+        such a page shows the item's versions, not its live document. A version page's
+        ``banner`` names the current version and counts them (“version 1 of 3”), so each new
+        version changes it; a citation file has none."""
         self.archived = True
         shows(self.archive_key)
-        if self.is_live:
+        if banner:
             shows(self.page_key)
         return self
 

@@ -289,6 +289,16 @@ class PublishedScores(PublishedDocument):
         yield from self.scores
 
 
+def chips_parts(version: Any) -> dict[str, Any]:
+    """The chips' part of a version's document: as read ``with_chips``, or from the whole."""
+    read = version.__dict__
+    if "chips_part" in read:
+        parts = (read["vendor_part"], read["chips_part"], read["sources_part"])
+    else:
+        parts = tuple(version.document.get(name) for name in ("vendor", "chips", "sources"))
+    return {"vendor": parts[0], "chips": parts[1] or [], "sources": parts[2] or {}}
+
+
 class PublishedChips(PublishedDocument):
     """A published profile's vendor and chips and the sources it cites, without the rest of its
     document: what a page of many vendors' chips (what fits) reads. Each chip's rows are cited
@@ -329,23 +339,14 @@ class LiveProfiles:
         only = VendorVersion.objects.defer("document", "history", "changes")
         return only.filter(pk__in=version_ids).annotate(**parts)
 
-    def document_of(self, version: Any) -> VendorDocument | PublishedChips:
-        """A live version's document (a VendorVersion: the catalogue's versions are its own);
-        its chips' part alone when it was read ``with_chips``."""
-        if "chips_part" not in version.__dict__:
-            return document_of(version)
+    def document_of(self, version: Any) -> PublishedChips:
+        """A live version's chips' part (its vendor, its chips and the sources), parsed once:
+        from those parts alone when it was read ``with_chips``. A stored page reading it shows
+        that part only (``chips_key``), not the rest of the document."""
         parsed: PublishedChips | None = version.__dict__.get("_parsed_chips")
         if parsed is None:
-            read = version.__dict__
-            parsed = PublishedChips.parse(
-                {
-                    "vendor": read["vendor_part"],
-                    "chips": read["chips_part"] or [],
-                    "sources": read["sources_part"] or {},
-                }
-            )
-            version._parsed_chips = parsed
+            parsed = version._parsed_chips = PublishedChips.parse(chips_parts(version))
         if recording():
-            shows(version.page_key)
+            shows(version.chips_key)
             expires(parsed.turns_stale_at)
         return parsed

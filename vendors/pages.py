@@ -12,7 +12,7 @@ from django.urls import reverse
 from editorial.pages import Pages, declare
 
 from . import alternatives, selectors
-from .documents import VendorDocument
+from .documents import PublishedScores, VendorDocument
 from .models import Lane, VendorVersion
 
 URL_NAMES = (
@@ -78,7 +78,18 @@ def entry(version: VendorVersion | None) -> tuple | None:
         version.fact_count,
         # Each axis's score: lists print it, and it can move while the total stays.
         tuple(version.scores.order_by("axis_id").values_list("axis_id", "value")),
+        scores_standing(version),
     )
+
+
+def scores_standing(version: VendorVersion) -> tuple:
+    """Which of its scores lists mark stale now, and whether each was ever verified
+    (``listings.add_scores_verified``): “5 scores not yet verified” goes at a verification."""
+    document = version.document or {}
+    part = PublishedScores.parse(
+        {"scores": document.get("scores") or [], "sources": document.get("sources") or {}}
+    )
+    return tuple((score.axis.id, score.stale, score.verified_on is None) for score in part.scores)
 
 
 def page_keys(before: VendorVersion | None, after: VendorVersion | None) -> set[str]:
@@ -86,7 +97,8 @@ def page_keys(before: VendorVersion | None, after: VendorVersion | None) -> set[
     total, name, lane or verified date); every profile's alternatives of its lane only when its
     card changed (name, lane, blurb: not a total) and it is among the lane's first few, and its
     lane's own profiles when the lane's count moved; the profiles giving reasons for it only
-    where those reasons can change; and the feeds when the change is in the change log."""
+    where those reasons can change; the feeds when the change is in the change log; and its
+    change log's pages when what they show of it changed (not at a verification)."""
     version = after or before
     assert version is not None
     keys = {version.page_key}
@@ -98,7 +110,16 @@ def page_keys(before: VendorVersion | None, after: VendorVersion | None) -> set[
     keys |= _alternatives_keys(before, after)
     if after is None or after.content_changed:
         keys |= {"changes", *(f"lane-changes-{v.lane_id}" for v in (before, after) if v is not None)}
+    if change_log(before) != change_log(after):
+        keys.add(version.history_key)
     return keys
+
+
+def change_log(version: VendorVersion | None) -> tuple | None:
+    """What the vendor's change log pages show of it (its page, feed and API list)."""
+    if version is None:
+        return None
+    return (version.slug, version.name, version.lane_id, version.history)
 
 
 def _alternatives_keys(before: VendorVersion | None, after: VendorVersion | None) -> set[str]:

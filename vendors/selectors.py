@@ -92,19 +92,21 @@ def live_vendors() -> VendorVersionQuerySet:
     return VendorVersion.objects.live()
 
 
-def live_version(*, slug: str) -> VendorVersion | None:
-    """The live version at ``slug``; a stored page that asks shows it (its change log, say),
-    and goes when it goes, whether or not it reads the document."""
+def live_version(*, slug: str, change_log: bool = False) -> VendorVersion | None:
+    """The live version at ``slug``; a stored page that asks shows it, and goes when it goes,
+    whether or not it reads the document. One that reads its ``change_log`` alone (name,
+    address, lane, history) shows that part, which a verification leaves as it was."""
     version = live_vendors().filter(slug=slug).first()
     if version is not None:
-        shows(version.page_key)
+        shows(version.history_key if change_log else version.page_key)
     return version
 
 
-def published_version(*, slug: str, number: int) -> VendorVersion | None:
+def published_version(*, slug: str, number: int, banner: bool = True) -> VendorVersion | None:
     """Version ``number`` of the vendor that has (or had) address ``slug``, at its permanent
     address: one visitors could read in its time, while the vendor is live now. A scheduled
-    version is not there yet; an unpublished vendor takes all its versions down with it."""
+    version is not there yet; an unpublished vendor takes all its versions down with it. Without
+    the ``banner`` (a citation file), the live version's page reads as the others do."""
     ever = VendorVersion.objects.filter(slug=slug).values("item_id")
     version = (
         VendorVersion.objects.past()
@@ -112,7 +114,7 @@ def published_version(*, slug: str, number: int) -> VendorVersion | None:
         .filter(item_id__in=live_vendors().values("item_id"))
         .first()
     )
-    return version.read_as_archived() if version is not None else None
+    return version.read_as_archived(banner=banner) if version is not None else None
 
 
 @dataclass

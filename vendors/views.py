@@ -88,7 +88,7 @@ class VendorVersionView(TemplateView):
 
 def citation_download(request, slug, number, format):
     """A version's citation as a file for a reference manager: BibTeX or CSL-JSON."""
-    version = selectors.published_version(slug=slug, number=number)
+    version = selectors.published_version(slug=slug, number=number, banner=False)
     if version is None:
         raise Http404("No such published version.")
     response = citation_response(
@@ -106,7 +106,7 @@ class ChangeLogView(TemplateView):
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        version = selectors.live_version(slug=self.kwargs["slug"])
+        version = selectors.live_version(slug=self.kwargs["slug"], change_log=True)
         if version is None:
             raise Http404("No such published page.")
         context.update(version=version, entries=selectors.change_log(version.history))

@@ -224,13 +224,15 @@ def worker_jobs() -> int:
 
 @task()
 def render_showing(keys: list[str], paths: list[str]) -> dict[str, int]:
-    """The task a change enqueues: render again what shows ``keys``, and ``paths``. Running it
+    """The task a change enqueues: render again what shows ``keys``, and those of ``paths`` not
+    stored yet (a stored one shows what it read: its keys say whether it changed). Running it
     twice renders the same bytes twice and changes nothing more (it publishes nothing)."""
     from ..models import StoredPage
 
     try:
         due = showing([DEFERRED])
-        affected = [*paths, *showing(keys), *due]
+        kept = set(StoredPage.objects.filter(path__in=paths, error="").values_list("path", flat=True))
+        affected = [*(path for path in paths if path not in kept), *showing(keys), *due]
         if has_worker():  # the sweep builds them; a visitor meanwhile gets the previous bytes
             StoredPage.objects.filter(path__in=due).update(until=timezone.now())
             affected = [path for path in affected if path not in set(due)]

@@ -959,7 +959,7 @@ def test_an_unpublished_vendor_leaves_no_stored_page_behind(stored_pages, visito
     assert [p for p in stored_pages.rglob("*") if p.is_file() and "groq" in str(p)] == []
 
 
-def test_a_new_version_leaves_the_pages_of_older_versions_as_they_were(stored_pages, visitor):
+def test_a_new_version_leaves_older_versions_as_they_were_but_for_the_banner_naming_it(stored_pages, visitor):
     from editorial import services
     from tests.factories import make_fact, make_vendor
 
@@ -971,7 +971,9 @@ def test_a_new_version_leaves_the_pages_of_older_versions_as_they_were(stored_pa
     fact.value = "500 MB SRAM"
     fact.save()
     services.publish(obj=vendor, user=None)  # version 3
-    assert StoredPage.objects.get(path="/vendors/groq/v/1/").rendered_at == first
+    assert StoredPage.objects.get(path="/vendors/groq/v/1/").rendered_at != first
+    older = visitor.get("/vendors/groq/v/1/").content.decode()
+    assert "Version 1 of 3" in older and "(version 3)" in older and "SRAM" not in older
     assert "500 MB SRAM" not in visitor.get("/vendors/groq/v/2/").content.decode()
     assert "500 MB SRAM" in visitor.get("/vendors/groq/v/3/").content.decode()
 

@@ -117,3 +117,73 @@ def test_a_fact_edit_renders_about_the_pages_that_print_the_fact(catalogue, rend
     Fact.objects.filter(vendor=vendor).update(value="128 GB")
     publish_vendor(vendor)
     assert_precise_and_fresh(renders)
+
+
+@pytest.fixture
+def chip_vendor(catalogue):
+    """Vendor 7 of the catalogue with a chip (a spec), republished once today and every page
+    stored: a later publish the same day is what an editor's second edit makes."""
+    from tests.factories import make_spec
+
+    vendor = catalogue["vendors"][7]
+    make_spec(vendor=vendor, chip="Precision X1")
+    make_spec(vendor=catalogue["vendors"][8], chip="Precision Y1")
+    for other in catalogue["vendors"][7:9]:
+        publish_vendor(other)
+    rendering.render_expired.call()
+    return vendor
+
+
+def vendor_pages(vendor, *names):
+    return {f"/vendors/{vendor.slug}/{name}" for name in names}
+
+
+CHIP_PAGES = {"/chips/", "/chips/precision-x1/", "/chips/trends/", "/chips/trends.csv"}
+
+
+def assert_never_stale(found, settings):
+    """Every page whose bytes a render now (the page cache off) gives anew was rendered by the change."""
+    settings.PAGE_CACHE_ENABLED = False
+    stale = set(rendering._render(list(every_path())).rendered) - built_from_everything()
+    assert stale == set(), "pages whose bytes changed but were not rendered"
+
+
+def rendered_again(found):
+    left_out = built_from_everything()
+    return found["rendered"] - left_out, found["changed"] - left_out
+
+
+def test_a_fact_edit_leaves_the_chip_pages_and_the_old_citation_files_alone(chip_vendor, renders, settings):
+    from vendors.models import Fact, VendorVersion
+
+    superseded = VendorVersion.objects.live().get(item=chip_vendor).number
+    Fact.objects.filter(vendor=chip_vendor).update(value="256 GB")
+    publish_vendor(chip_vendor)
+    rendered, changed = rendered_again(renders)
+    assert vendor_pages(chip_vendor, "", "changes/", "feed/") <= changed
+    assert not rendered & CHIP_PAGES, sorted(rendered & CHIP_PAGES)
+    old_citations = vendor_pages(chip_vendor, f"v/{superseded}/cite.bib", f"v/{superseded}/cite.json")
+    assert not rendered & old_citations
+    assert len(rendered) <= PRECISION * len(changed), sorted(rendered - changed)
+    assert_never_stale(renders, settings)
+
+
+def test_mark_verified_today_renders_neither_the_change_log_nor_the_chip_pages(
+    chip_vendor, renders, settings
+):
+    from vendors import services
+    from vendors.models import Vendor
+
+    vendors = Vendor.objects.filter(pk=chip_vendor.pk)
+    services.mark_verified(user=None, vendors=vendors)  # the day moves: the chip pages print it
+    rendering.render_expired.call()
+    renders["rendered"].clear(), renders["changed"].clear()
+    services.mark_verified(user=None, vendors=vendors)  # later the same day: only the moment moves
+    rendered, changed = rendered_again(renders)
+    assert vendor_pages(chip_vendor, "") <= changed
+    unchanged_log = vendor_pages(chip_vendor, "changes/", "feed/") | {
+        f"/api/v1/vendors/{chip_vendor.slug}/versions/"
+    }
+    assert not rendered & (unchanged_log | CHIP_PAGES), sorted(rendered & (unchanged_log | CHIP_PAGES))
+    assert len(rendered) <= PRECISION * len(changed), sorted(rendered - changed)
+    assert_never_stale(renders, settings)
