@@ -9,8 +9,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from chips.models import Availability, Spec, SpecCitation
-from infra.models import KeptRow
 from tests.factories import make_source, make_spec, make_vendor, publish
+from tests.queries import asked
 
 pytestmark = pytest.mark.django_db
 
@@ -184,17 +184,9 @@ CHIP_TABLES = ["/chips/", "/chips/?min_memory=5&precision=FP8&stage=ga&sort=-ban
 
 
 def _table_queries(client, url, *, rows_kept=True):
-    """The queries of asking a chips table ``url``: by default once the rows it shows were
-    rendered and kept (infra/rows/), as every request after the first finds them; else with none
-    kept. Checks the page is full."""
-    if rows_kept:
-        client.get(url)
-    else:
-        KeptRow.objects.all().delete()
-    with CaptureQueriesContext(connection) as context:
-        response = client.get(url)
-    assert response.status_code == 200
-    return len(context), len(chip_names(response.content.decode()))
+    """The queries of asking a chips table ``url``, and how many chips the page lists."""
+    count, response = asked(client, url, rows_kept=rows_kept)
+    return count, len(chip_names(response.content.decode()))
 
 
 def test_the_chips_tables_take_the_same_queries_at_6_chips_and_at_1006(client, chips):

@@ -9,14 +9,11 @@ from unittest import mock
 
 import pytest
 from django.contrib.auth.models import Permission
-from django.db import connection
-from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
 from claims.models import Source
 from editorial import selectors, services
-from infra.models import KeptRow
 from tests.factories import (
     make_attribute,
     make_axis,
@@ -31,6 +28,7 @@ from tests.factories import (
     make_vendor,
     publish,
 )
+from tests.queries import asked
 from vendors.demo import REFERENCE, load_demo
 from vendors.models import Fact, SiteSettings
 
@@ -624,16 +622,7 @@ SIZE_PAGES = {
 
 
 def queries_for(client, url, *, rows_kept=True):
-    """The queries of asking ``url``: by default once the rows it lists were rendered and kept
-    (infra/rows/), as every request after the first finds them; else with none kept."""
-    if rows_kept:
-        client.get(url)
-    else:
-        KeptRow.objects.all().delete()
-    with CaptureQueriesContext(connection) as context:
-        response = client.get(url)
-    assert response.status_code == 200
-    return len(context)
+    return asked(client, url, rows_kept=rows_kept)[0]
 
 
 @pytest.fixture
