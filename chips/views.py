@@ -11,6 +11,7 @@ from django.db.models import QuerySet
 from django.shortcuts import render
 from django.views.generic import TemplateView
 
+from infra.forms import FilterForm
 from infra.query_input import refuses_nul
 from infra.stored import shows
 
@@ -64,7 +65,7 @@ def bound_field(label: str, *, places: int) -> forms.DecimalField:
     )
 
 
-class ChipListForm(forms.Form):
+class ChipListForm(FilterForm):
     """What a reader may ask of /chips/. A value it cannot use is ignored, and said so."""
 
     min_memory = bound_field(f"Memory of at least ({units.KINDS['memory'].unit})", places=3)

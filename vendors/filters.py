@@ -5,6 +5,7 @@ from django import forms
 from django.db.models import Count, F, Q
 
 from infra.cache import cached
+from infra.forms import FilterForm
 
 from .models import SCORE_MAX, Axis, Lane, VendorVersion, VersionScore
 from .selectors import LANE_COUNTS_KEY, active_axes
@@ -53,6 +54,9 @@ class VendorFilter(django_filters.FilterSet):
         label="Minimum total",
     )
     sort = django_filters.ChoiceFilter(method="order", choices=SORT_LABELS, empty_label=None, label="Sort by")
+
+    class Meta:
+        form = FilterForm  # the filters' widgets written in Python, the same HTML (infra/forms.py)
 
     def __init__(self, data=None, *args, **kwargs):
         super().__init__(data, *args, **kwargs)
@@ -160,8 +164,11 @@ class VendorFilter(django_filters.FilterSet):
         else:
             counts = cached("vendor-list-option-counts", self._option_counts)
         by_lane, totals, scores = counts["lanes"], counts["totals"], counts["scores"]
-        field = self.form.fields["lane"]
-        field.label_from_instance = lambda lane: f"{lane.name} ({by_lane.get(lane.slug, 0)})"
+        # Read in one query, not through a server-side cursor as the field's own choices are.
+        self.form.fields["lane"].widget.choices = [
+            (lane.slug, f"{lane.name} ({by_lane.get(lane.slug, 0)})")
+            for lane in Lane.objects.only("name", "slug")
+        ]
         # django-filter's field puts its empty_label ("Any total", "Any") first by itself.
         self.form.fields["min_total"].choices = [
             (n, f"{n} or more ({totals[f'at_least_{n}']})") for n in TOTAL_THRESHOLDS
