@@ -311,11 +311,16 @@ class PublishedDocument(Part):
         if parsed is None:
             parsed = cls.parse(version.document)
             version._parsed_document = parsed  # a cache the model does not declare
+        return parsed.read_from(version)
+
+    def read_from(self, version: Any) -> Self:
+        """This document, as read from ``version`` (the whole of it, or the parts a page shows): a
+        stored page being rendered records that it shows the item, until a row of it turns stale."""
         if recording():  # only a stored page's render needs to know; other reads skip the work
             if not getattr(version, "archived", False):  # read_as_archived() said what it shows
                 shows(version.page_key)
-            expires(parsed.turns_stale_at)
-        return parsed
+            expires(self.turns_stale_at)
+        return self
 
     @property
     def turns_stale_at(self) -> dt.datetime | None:

@@ -15,10 +15,10 @@ from claims.verification import PageVerification
 from infra.cache import cached
 from infra.stored import shows
 from vendors import documents
-from vendors.documents import document_of
 from vendors.models import Axis, VendorVersion, total_max
 from vendors.selectors import Footnotes, active_axes, live_vendors
 
+from .columns import ComparedProfile, with_parts
 from .documents import Assessment, ComparisonDocument, Criterion, Entry
 from .models import MAX_VENDORS, MIN_VENDORS, ComparisonVersion
 
@@ -108,7 +108,7 @@ class Table:
 
 def live_vendors_by_slug(slugs: Sequence[str]) -> list[VendorVersion] | None:
     """The live versions of the vendors named, in the order asked; None if any is not live."""
-    found = {v.slug: v for v in live_vendors().filter(slug__in=slugs)}
+    found = {v.slug: v for v in with_parts(live_vendors().filter(slug__in=slugs))}
     if len(found) != len(slugs):
         return None
     return [found[slug] for slug in slugs]
@@ -123,7 +123,7 @@ def build_table(
     under an attribute gets an empty cell, which reads "not stated".
     """
     notes = notes or Footnotes()
-    pages = [document_of(version) for version in versions]
+    pages = [ComparedProfile.of(version) for version in versions]
     vendors = [page.vendor for page in pages]
     column = {vendor.pk: i for i, vendor in enumerate(vendors)}
     axes = active_axes()
@@ -146,7 +146,7 @@ def build_table(
 
 
 def _fact_cells(
-    pages: Sequence[documents.VendorDocument],
+    pages: Sequence[ComparedProfile],
 ) -> tuple[dict[int, documents.Attribute], dict[int, list[Cell]]]:
     """The at-a-glance attributes any column has, and their cells (one a column), in the
     shared vocabulary's order: every vendor's rows in one order, whoever has them."""
@@ -160,7 +160,7 @@ def _fact_cells(
     return attributes, {attribute.pk: by_attribute[attribute.pk] for attribute in order}
 
 
-def _score_cells(pages: Sequence[documents.VendorDocument], axes: Sequence[Axis]) -> dict[int, list[Cell]]:
+def _score_cells(pages: Sequence[ComparedProfile], axes: Sequence[Axis]) -> dict[int, list[Cell]]:
     """Each active axis's cells, one a column (a score on a retired axis is not shown)."""
     by_axis = {axis.pk: [Cell() for _ in pages] for axis in axes}
     for i, page in enumerate(pages):
@@ -171,7 +171,7 @@ def _score_cells(pages: Sequence[documents.VendorDocument], axes: Sequence[Axis]
 
 
 def _score_rows(
-    pages: Sequence[documents.VendorDocument], axes: Sequence[Axis], by_axis: dict[int, list[Cell]]
+    pages: Sequence[ComparedProfile], axes: Sequence[Axis], by_axis: dict[int, list[Cell]]
 ) -> list[Row]:
     """A row for each active axis, then the total, each with its leaders marked."""
     rows = [mark_leaders(Row(axis.name, "score", by_axis[axis.pk], group="scores")) for axis in axes]
@@ -265,7 +265,7 @@ def editorial_table(page: ComparisonDocument, *, at: dt.datetime | None = None) 
     versions = live_vendors().filter(item_id__in=ids)
     if at is not None:
         versions = VendorVersion.objects.live(at=at).filter(item_id__in=versions.values("item_id"))
-    live = {version.item_id: version for version in versions}
+    live = {version.item_id: version for version in with_parts(versions)}
     entries = [entry for entry in page.entries if entry.vendor_id in live]
     notes = Footnotes()
     table = build_table([live[entry.vendor_id] for entry in entries], criteria=page.criteria, notes=notes)
