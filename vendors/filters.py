@@ -7,7 +7,7 @@ from django.db.models import Count, F, Q
 from infra.cache import cached
 from infra.forms import FilterForm
 
-from .models import SCORE_MAX, Axis, Lane, VendorVersion, VersionScore
+from .models import SCORE_MAX, Axis, Lane, VersionScore
 from .selectors import LANE_COUNTS_KEY, active_axes
 
 TOTAL_THRESHOLDS = [5, 10, 15, 20]
@@ -154,8 +154,8 @@ class VendorFilter(django_filters.FilterSet):
     def count_options(self):
         """Label each option with how many vendors it would match, given the other filters.
 
-        A constant number of queries whatever the number of vendors: one for the lanes, one
-        for the totals, one for the scores plus one per score filter in use. The bare list's
+        A constant number of queries whatever the number of vendors: one for the lanes and
+        the totals, one for the scores plus one per score filter in use. The bare list's
         counts are the catalogue's, shared through the cache (infra/cache.py).
         """
         self.form.is_valid()
@@ -181,17 +181,29 @@ class VendorFilter(django_filters.FilterSet):
 
     def _option_counts(self):
         """{"lanes": {slug: n}, "totals": {"at_least_N": n}, "scores": {axis pk: {value: n}}}."""
-        lanes = dict(
-            VendorVersion.objects.filter(pk__in=self._matching(without="lane"))
-            .values_list("lane__slug")
+        return {**self._lane_and_total_counts(), "scores": self._score_counts()}
+
+    def _lane_and_total_counts(self):
+        """The lanes' and the totals' counts from one grouped query: the vendors the other
+        filters let through, by lane and total. A lane's count is of its vendors with the
+        minimum total asked for; a total's, of the vendors in the lanes asked for."""
+        rows = (
+            self.filter_queryset(self.queryset.all(), skip=("lane", "min_total", "sort"))
+            .order_by()
+            .values_list("lane__slug", "total")
             .annotate(n=Count("pk"))
         )
-        totals = (
-            self.filter_queryset(self.queryset.all(), skip=("min_total", "sort"))
-            .order_by()
-            .aggregate(**{f"at_least_{n}": Count("pk", filter=Q(total__gte=n)) for n in TOTAL_THRESHOLDS})
-        )
-        return {"lanes": lanes, "totals": totals, "scores": self._score_counts()}
+        minimum = int(self.form.cleaned_data.get("min_total") or 0)
+        chosen = {lane.slug for lane in self.form.cleaned_data.get("lane") or ()}
+        lanes: dict[str, int] = {}
+        totals = dict.fromkeys((f"at_least_{n}" for n in TOTAL_THRESHOLDS), 0)
+        for slug, total, n in rows:
+            if not minimum or (total is not None and total >= minimum):
+                lanes[slug] = lanes.get(slug, 0) + n
+            if not chosen or slug in chosen:
+                for threshold in (t for t in TOTAL_THRESHOLDS if total is not None and total >= t):
+                    totals[f"at_least_{threshold}"] += n
+        return {"lanes": lanes, "totals": totals}
 
     def _score_counts(self):
         """{axis pk: {value: how many matching vendors have it}}.

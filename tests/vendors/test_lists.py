@@ -292,8 +292,8 @@ def count_queries(client, url):
 PAGES = {
     "rankings": ("/", 6),
     "rankings sorted by an axis": ("/?sort=-axis-{axis}", 6),
-    "vendor list": ("/vendors/", 8),
-    "vendor list filtered": ("/vendors/?lane={lane}&min_total=5&min_{axis}=2&q=e", 10),
+    "vendor list": ("/vendors/", 7),
+    "vendor list filtered": ("/vendors/?lane={lane}&min_total=5&min_{axis}=2&q=e", 9),
     "lanes": ("/lanes/", 1),
     "lane": ("/lanes/{lane}/", 5),
     "profile": ("/vendors/{vendor}/", 6),
