@@ -6,6 +6,7 @@ import datetime as dt
 import pytest
 from django.utils import timezone
 
+from chips.pages import page_keys as chip_page_keys
 from discovery.search import keys as search_keys
 from editorial import events, pages, services
 from infra.cache import SCHEDULE_KEY
@@ -73,11 +74,15 @@ def test_a_publish_now_renders_what_it_changed_and_the_items_own_pages(told):
     vendor = f.make_vendor(slug="new-chip", published=False)
     first = f.publish(vendor)
 
-    # The vendor's own keys, the words its search entries hold (discovery/search/keys.py), the schedule.
+    # The vendor's own keys, its chips' (chips/pages.py), the words its search entries hold
+    # (discovery/search/keys.py), the schedule.
     assert told == [
         (
             "changed",
-            vendor_page_keys(None, first) | search_keys.changed(None, first) | {SCHEDULE_KEY},
+            vendor_page_keys(None, first)
+            | chip_page_keys(None, first)
+            | search_keys.changed(None, first)
+            | {SCHEDULE_KEY},
             pages.stored.item_paths(first),
         ),
     ]
