@@ -20,16 +20,20 @@ them ahead, when a version is published.
 from __future__ import annotations
 
 import datetime as dt
+import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from django.db import DatabaseError, transaction
 from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
 
 from .. import freshness
 from ..models import KeptRow
 from ..stored import Shown, expires, recorded_in, shows
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -93,10 +97,20 @@ def _render(kind: RowKind, versions: Sequence[Any]) -> list[KeptRow]:
         )
     if started is not None:  # with the cache away, nothing is kept: it could not be known fresh
         freshness.settle({key for row in rows for key in row.keys}, started)
-        KeptRow.objects.bulk_create(
-            rows,
-            update_conflicts=True,
-            unique_fields=["kind", "owner"],
-            update_fields=["html", "keys", "stamp", "until"],
-        )
+        _write(rows)
     return rows
+
+
+def _write(rows: list[KeptRow]) -> None:
+    """Keep ``rows``; a database refusing the write (read-only for a while) leaves them unkept:
+    the page that rendered them shows them all the same, and a later page keeps them."""
+    try:
+        with transaction.atomic():
+            KeptRow.objects.bulk_create(
+                rows,
+                update_conflicts=True,
+                unique_fields=["kind", "owner"],
+                update_fields=["html", "keys", "stamp", "until"],
+            )
+    except DatabaseError:
+        log.warning("%d rendered rows not kept: the database refused the write.", len(rows), exc_info=True)

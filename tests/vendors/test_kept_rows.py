@@ -112,3 +112,17 @@ def test_a_published_version_has_its_rows_kept_before_any_page_asks(django_captu
     live = VendorVersion.objects.live().get(item=vendor)
     kept = set(KeptRow.objects.filter(owner=live.pk).values_list("kind", flat=True))
     assert kept == {"vendor-ranking", "vendor-lane", "vendor-card"}
+
+
+def test_a_page_still_shows_its_rows_when_the_database_refuses_to_keep_them(client, groq, monkeypatch):
+    from django.db import DatabaseError
+
+    def refuse(*args, **kwargs):
+        raise DatabaseError("cannot execute INSERT in a read-only transaction")
+
+    monkeypatch.setattr(KeptRow.objects, "bulk_create", refuse)
+
+    response = client.get("/vendors/")
+    assert response.status_code == 200
+    assert "Inference specialists" in entry_for(response.content.decode(), "Groq")
+    assert not KeptRow.objects.exists()
