@@ -205,7 +205,8 @@ def test_rendering_every_chip_row_of_a_table_afresh_takes_as_many_queries_at_6_a
 ):
     _more_chips(2)
     few = {url: _table_queries(client, url, rows_kept=False)[0] for url in CHIP_TABLES}
-    assert few == dict(zip(CHIP_TABLES, (8, 7, 7), strict=True))
+    # Two of them the savepoint that keeps the rows (a refused write leaves the page whole).
+    assert few == dict(zip(CHIP_TABLES, (10, 9, 9), strict=True))
     _more_chips(1000)
     for url in CHIP_TABLES:
         assert _table_queries(client, url, rows_kept=False) == (few[url], 50), url

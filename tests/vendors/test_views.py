@@ -674,10 +674,11 @@ def test_query_count_is_the_same_with_10_and_1000_published_vendors(client, cata
     assert (small, large) == (expected, expected)
 
 
+# Two of each are the savepoint that keeps the rows (a refused write leaves the page whole).
 ROWS_RENDERED = {
-    "rankings": ("/", 10),
-    "lane": ("/lanes/featured-lane/", 9),
-    "vendor list": ("/vendors/", 11),
+    "rankings": ("/", 12),
+    "lane": ("/lanes/featured-lane/", 11),
+    "vendor list": ("/vendors/", 13),
 }
 
 
