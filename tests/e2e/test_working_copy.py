@@ -35,7 +35,10 @@ def test_what_was_typed_and_not_saved_is_offered_back_after_a_reload_then_saved(
     assert vendor.summary == "Typed, never saved: the browser crashed."
     assert page.evaluate("Object.keys(localStorage).filter((k) => k.startsWith('chipsite:unsaved:'))") == []
     expect(page.get_by_text("Restore unsaved changes?")).to_have_count(0)
-    assert watcher.failed_requests == []
+    # The reload cancels an admin icon still loading on a busy machine (ERR_ABORTED): the browser's
+    # doing; a static file the site lacks is a bad response, still caught.
+    assert watcher.failed_except_aborted("/static/") == []
+    assert watcher.bad_responses == []
 
 
 def test_discarding_the_offer_forgets_what_was_typed(open_page):
