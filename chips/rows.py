@@ -13,7 +13,7 @@ from django.template.loader import get_template
 from django.utils.safestring import SafeString
 
 from infra.rows import RowKind, kept_rows
-from infra.stored import expires
+from infra.stored import Shown, expires, recorded_in, shows
 
 from . import market_rows, prices, selectors
 from .documents import SORTED_KINDS, Spec
@@ -53,9 +53,14 @@ LISTED = ("pk", "version", "slug", "name")
 
 def _prepare(chips: Sequence[VersionChip]) -> dict[int, LiveChip]:
     """The chips read again with their versions, each drawn from its version's document: one
-    query."""
-    read = VersionChip.objects.filter(pk__in=[chip.pk for chip in chips]).select_related("version")
-    return selectors.drawn_by_pk(read)
+    query. What the batch reads of every version is each row's own (``_render`` records its
+    version's); only what it reads for all is every row's."""
+    read = list(VersionChip.objects.filter(pk__in=[chip.pk for chip in chips]).select_related("version"))
+    with recorded_in(Shown()) as batch:
+        drawn = selectors.drawn_by_pk(read)
+    shows(*(batch.keys - {chip.version.chips_key for chip in read}))
+    expires(batch.until)
+    return drawn
 
 
 def live_chips_of(chips: Sequence[VersionChip]) -> list[LiveChip]:
@@ -71,6 +76,7 @@ def _render(chip: VersionChip, drawn: dict[int, LiveChip]) -> str:
         return ""
     # The lowest price and the $ per PFLOP-hour are read from usable rows only: the row is
     # true until the first of them turns stale.
+    shows(live.version.chips_key)  # its vendor's name and chips, not the batch's other vendors
     rows = [*live.chip.prices, *live.chip.specs, *live.chip.results]
     expires(min(filter(None, (prices.usable_until(row) for row in rows)), default=None))
     return get_template("chips/rows/chip.html").render({"row": ChipRow.of(live)}).strip()

@@ -57,3 +57,19 @@ def test_a_draft_never_reaches_a_kept_chip_row(client, groq):
 
     assert "LPU draft" not in client.get("/chips/?sort=name").content.decode()
     assert not KeptRow.objects.filter(kind="chip", html__contains="LPU draft").exists()
+
+
+def test_another_vendors_publish_leaves_a_chips_kept_row_as_it_was(client, groq):
+    cerebras = make_vendor(name="Cerebras", published=False)
+    make_spec(vendor=cerebras, chip="WSE-3", kind="memory", quantity="44", unit="GB", sources=[make_source()])
+    publish(cerebras)
+    client.get("/chips/")
+    kept = {row.html: row.stamp for row in KeptRow.objects.filter(kind="chip")}
+    lpu_stamp = next(stamp for html, stamp in kept.items() if ">LPU</a>" in html)
+
+    make_spec(vendor=cerebras, chip="WSE-3", kind="bandwidth", quantity="21", unit="TB/s", sources=[make_source()])
+    publish(cerebras)
+    assert "21 TB/s" in row_of(client, "/chips/?sort=name", "WSE-3")
+
+    lpu = next(row for row in KeptRow.objects.filter(kind="chip") if ">LPU</a>" in row.html)
+    assert lpu.stamp == lpu_stamp  # not rendered again: it shows nothing of Cerebras
