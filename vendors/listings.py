@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import reduce
 from typing import TYPE_CHECKING, cast
 
@@ -26,6 +26,7 @@ from django.db.models import (
 )
 from django.db.models.fields.json import KeyTransform
 from django.db.models.functions import Coalesce
+from django.utils.safestring import SafeString
 from django.utils.translation import ngettext
 
 from editorial.models import VersionQuerySet
@@ -239,6 +240,7 @@ class NotScoredYet:
 
     vendors: list[VendorVersion]
     count: int
+    rows: list[SafeString] = field(default_factory=list)  # their kept rows (vendors/rows.py)
 
     @property
     def more(self) -> int:
@@ -249,7 +251,7 @@ def not_scored_yet(*, lane: Lane | None = None) -> NotScoredYet:
     """Live vendors without a total (in ``lane`` if given), by name: one query, however many
     (each row carries the whole count, a window computed before the LIMIT)."""
     shows(f"lane-{lane.pk}" if lane else "entries")
-    queryset = live_vendors().not_scored().select_related("lane").defer("document", "history", "changes")
+    queryset = live_vendors().not_scored().only(*LISTED)  # their rows are kept (vendors/rows.py)
     if lane is not None:
         queryset = queryset.filter(lane=lane)
     rows = list(queryset.annotate(every=Window(Count("pk"))).order_by("name", "pk")[:NOT_SCORED_SHOWN])

@@ -14,7 +14,7 @@ from django.template.loader import get_template
 from django.utils.safestring import SafeString, mark_safe
 
 from editorial.events import Changed, Kind
-from infra.rows import RowKind, keep, kept_rows
+from infra.rows import RowKind, keep, kept_row_lists, kept_rows
 
 from . import listings, selectors
 from .models import Axis, VendorVersion, total_max
@@ -55,14 +55,35 @@ def _template(name: str):
     return render
 
 
+def _not_scored(*, in_lane: bool):
+    def render(version: VendorVersion, batch: _Batch) -> str:
+        context = {"vendor": batch.versions[version.pk], "with_lane": not in_lane, "pick": not in_lane}
+        return get_template("vendors/rows/not_scored.html").render(context)
+
+    return render
+
+
 RANKING = RowKind(name="vendor-ranking", prepare=_prepare, render=_template("vendors/rows/ranking.html"))
 LANE = RowKind(name="vendor-lane", prepare=_prepare, render=_template("vendors/rows/lane.html"))
 CARD = RowKind(name="vendor-card", prepare=_prepare, render=_template("vendors/rows/card.html"))
+# The rankings' "Not scored yet" list (its lane and the tick box to compare), and a lane's (neither).
+NOT_SCORED = RowKind(name="vendor-not-scored", prepare=_prepare, render=_not_scored(in_lane=False))
+NOT_SCORED_IN_LANE = RowKind(
+    name="vendor-not-scored-in-lane", prepare=_prepare, render=_not_scored(in_lane=True)
+)
 
 
 def add_rows(kind: RowKind, versions: Sequence[VendorVersion]) -> None:
     """Give each version of a page its kept ``row`` of ``kind``."""
     for version, row in zip(versions, kept_rows(kind, versions), strict=True):
+        version.row = row  # type: ignore[attr-defined]
+
+
+def add_lane_rows(versions: Sequence[VendorVersion], *, not_scored: listings.NotScoredYet) -> None:
+    """Give each version of a lane's page its kept ``row``, and the lane's vendors not scored yet
+    theirs: one query."""
+    lane_rows, not_scored.rows = kept_row_lists((LANE, versions), (NOT_SCORED_IN_LANE, not_scored.vendors))
+    for version, row in zip(versions, lane_rows, strict=True):
         version.row = row  # type: ignore[attr-defined]
 
 
@@ -75,14 +96,17 @@ class RankingRow:
     tail: SafeString
 
 
-def add_ranking_rows(versions: Sequence[VendorVersion]) -> None:
-    """Give each version of a page its ``row`` of the rankings (``RankingRow``)."""
-    for version, row in zip(versions, kept_rows(RANKING, versions), strict=True):
+def add_ranking_rows(versions: Sequence[VendorVersion], *, not_scored: listings.NotScoredYet) -> None:
+    """Give each version of a page its ``row`` of the rankings (``RankingRow``), and the vendors
+    not scored yet theirs: one query."""
+    ranking_rows, not_scored.rows = kept_row_lists((RANKING, versions), (NOT_SCORED, not_scored.vendors))
+    for version, row in zip(versions, ranking_rows, strict=True):
         head, _, tail = row.partition(YOURS_SLOT)
         version.row = RankingRow(head=mark_safe(head), tail=mark_safe(tail))  # type: ignore[attr-defined]  # noqa: S308
 
 
-KINDS = (RANKING, LANE, CARD)
+KINDS = (RANKING, LANE, CARD)  # a scored version's rows
+NOT_SCORED_KINDS = (CARD, NOT_SCORED, NOT_SCORED_IN_LANE)  # a version not scored yet
 log = logging.getLogger(__name__)
 
 
@@ -100,7 +124,7 @@ def keep_published(event: Changed) -> None:
 
 def _keep_all(versions: list[VendorVersion]) -> None:
     try:
-        for kind in KINDS:
+        for kind in KINDS if all(version.is_scored for version in versions) else NOT_SCORED_KINDS:
             keep(kind, versions)
     except Exception:  # the publish has committed: a row not kept now is rendered when first asked
         log.exception("Rows of %s not kept.", versions)

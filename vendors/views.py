@@ -140,7 +140,8 @@ class RankingsView(TemplateView):
             asked = self.request.GET.get("sort", "-total")[:60]
             vendors, sort = listings.rankings(sort=asked, axes=axes)
         page = listings.KeysFirstPaginator(vendors, RANKINGS_PER_PAGE).get_page(self.request.GET.get("page"))
-        rows.add_ranking_rows(list(page.object_list))
+        not_scored = listings.not_scored_yet()
+        rows.add_ranking_rows(list(page.object_list), not_scored=not_scored)
         context.update(
             axes=axes,
             page_obj=page,
@@ -158,7 +159,7 @@ class RankingsView(TemplateView):
             weight_fields=[(field_name(axis), axis, weights.by_axis[axis.pk]) for axis in axes],
             weight_min=WEIGHT_MIN,
             weight_max=WEIGHT_MAX,
-            not_scored=listings.not_scored_yet(),
+            not_scored=not_scored,
         )
         if weights.given:
             _add_your_ranking(page, weights=weights, axis_count=len(axes))
@@ -193,8 +194,8 @@ class LaneDetailView(DetailView):
         context["page_obj"] = listings.KeysFirstPaginator(vendors, LANE_PER_PAGE).get_page(
             self.request.GET.get("page")
         )
-        rows.add_rows(rows.LANE, list(context["page_obj"].object_list))
-        context["not_scored"] = listings.not_scored_yet(lane=self.object)
+        context["not_scored"] = not_scored = listings.not_scored_yet(lane=self.object)
+        rows.add_lane_rows(list(context["page_obj"].object_list), not_scored=not_scored)
         return context
 
 

@@ -126,3 +126,58 @@ def test_a_page_still_shows_its_rows_when_the_database_refuses_to_keep_them(clie
     assert response.status_code == 200
     assert "Inference specialists" in entry_for(response.content.decode(), "Groq")
     assert not KeptRow.objects.exists()
+
+
+@pytest.fixture
+def waiting():
+    """A vendor published with facts and no score yet, in Groq's lane."""
+    vendor = make_vendor(
+        name="Etched", slug="etched", lane=Lane.objects.get(slug="inference"), published=False
+    )
+    make_fact(vendor=vendor, verified_on=timezone.localdate())
+    publish(vendor)
+    return vendor
+
+
+def not_scored_row(html, name):
+    section = html.split('id="not-scored-heading"', 1)[1].split("</section>", 1)[0]
+    rows = [row for row in re.findall(r"<tr>.*?</tr>", section, re.S) if f">{name}</a>" in row]
+    assert len(rows) == 1, rows
+    return rows[0]
+
+
+def test_a_vendor_not_scored_yet_has_its_rankings_row_kept_with_its_tick_box_and_lane(client, groq, waiting):
+    first = client.get("/")
+    again = client.get("/?sort=name")
+
+    assert "vendors/rows/not_scored.html" in templates_used(first)
+    assert "vendors/rows/not_scored.html" not in templates_used(again)
+    row = not_scored_row(again.content.decode(), "Etched")
+    assert row == not_scored_row(first.content.decode(), "Etched")
+    assert 'type="checkbox" name="vendors" value="etched"' in row
+    assert "Inference specialists" in row
+    assert "<time" in row  # its facts' verified date
+
+
+def test_a_lanes_not_scored_yet_row_is_kept_apart_without_the_tick_box_or_the_lane(client, groq, waiting):
+    client.get("/")  # the rankings' row kept first: the lane's is its own
+    row = not_scored_row(client.get("/lanes/inference/").content.decode(), "Etched")
+
+    assert 'type="checkbox"' not in row and "Inference specialists" not in row
+    kinds = set(
+        KeptRow.objects.filter(owner=VendorVersion.objects.live().get(item=waiting).pk).values_list(
+            "kind", flat=True
+        )
+    )
+    assert kinds == {"vendor-not-scored", "vendor-not-scored-in-lane"}
+
+
+def test_a_version_not_scored_yet_has_its_list_rows_kept_when_published(django_capture_on_commit_callbacks):
+    vendor = make_vendor(name="Etched", slug="etched", published=False)
+    make_fact(vendor=vendor)
+    with django_capture_on_commit_callbacks(execute=True):
+        publish(vendor)
+
+    live = VendorVersion.objects.live().get(item=vendor)
+    kept = set(KeptRow.objects.filter(owner=live.pk).values_list("kind", flat=True))
+    assert kept == {"vendor-card", "vendor-not-scored", "vendor-not-scored-in-lane"}
