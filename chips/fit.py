@@ -9,16 +9,19 @@ chip count up or down.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import ROUND_CEILING, ROUND_HALF_EVEN, Decimal
 from typing import Any, Final
 
 from django import forms
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
+
+from infra.rows import Row
 
 from . import quantities
 from .documents import Spec
-from .selectors import LiveChip
-from .trends import chip_href
 
 MAX_PARAMS: Final = Decimal(100_000)  # billion parameters
 MAX_BITS: Final = Decimal(64)
@@ -146,60 +149,58 @@ def quotient_text(quotient: Decimal) -> str:
     return quantities.text(quotient)
 
 
+NEEDED_SLOT = "<!--needed-->"  # where a chip's kept row of /chips/fit/ takes the chips needed
+ARITHMETIC_SLOT = "<!--arithmetic-->"  # and the arithmetic, for the model asked
+
+
+def memory_figures(memory: Spec | None) -> dict[str, str]:
+    """What a chip's kept row keeps of its per-chip memory figure (chips/rows.py FIT): its exact
+    value in GB (a Decimal, as text) and the figure as the arithmetic divides by it; nothing for
+    a chip that states none (or none above 0)."""
+    if memory is None or memory.sort_key <= 0:
+        return {}
+    return {"memory": str(memory.sort_key), "divided_as": memory.divided_as}
+
+
+def needed(size: Size, memory: Decimal) -> int:
+    return int((size.total / memory).to_integral_value(rounding=ROUND_CEILING))
+
+
+def arithmetic(size: Size, memory: Decimal, divided_as: str) -> str:
+    """“810 GB / 192 GB = 4.22, so 5 chips”: the memory in GB as the site writes it. A figure
+    given in another unit is divided as the source gave it, its exact GB beside it (“810 GB /
+    144 GiB (154.6 GB) = 5.24”), so the division written is the one made."""
+    count = needed(size, memory)
+    chips = "1 chip" if count == 1 else f"{quantities.text(Decimal(count))} chips"
+    return f"{gb(size.total)} / {divided_as} = {quotient_text(size.total / memory)}, so {chips}"
+
+
 @dataclass(frozen=True)
-class Fit:
-    """One chip against the model: its per-chip memory figure, and the chips the model needs."""
+class Counted:
+    """A chip counted against the model: its kept row, the chips needed and the arithmetic
+    written into its slots."""
 
-    chip: LiveChip
-    memory: Spec
-
-    def needed(self, size: Size) -> int:
-        return int((size.total / self.memory.sort_key).to_integral_value(rounding=ROUND_CEILING))
-
-    def arithmetic(self, size: Size) -> str:
-        """“810 GB / 192 GB = 4.22, so 5 chips”: the memory in GB as the site writes it. A
-        figure given in another unit is divided as the source gave it, its exact GB beside it
-        (“810 GB / 144 GiB (154.6 GB) = 5.24”), so the division written is the one made."""
-        quotient = size.total / self.memory.sort_key
-        count = self.needed(size)
-        chips = "1 chip" if count == 1 else f"{quantities.text(Decimal(count))} chips"
-        return f"{gb(size.total)} / {self.memory.divided_as} = {quotient_text(quotient)}, so {chips}"
-
-
-@dataclass(frozen=True)
-class Row:
-    fit: Fit
+    html: SafeString
     needed: int
-    arithmetic: str
-
-    @property
-    def chip(self) -> LiveChip:
-        return self.fit.chip
-
-    @property
-    def memory(self) -> Spec:
-        return self.fit.memory
-
-    @property
-    def href(self) -> str:
-        return chip_href(self.chip.slug)
-
-    @property
-    def sources(self) -> list[Any]:
-        return list(self.fit.memory.cited)
+    sort: tuple[str, str]  # its name, then its vendor's, for chips needing as many
 
 
-def fits(chips: list[LiveChip], size: Size) -> tuple[list[Row], list[tuple[LiveChip, str]]]:
-    """Each chip with a per-chip memory figure, by the chips it needs then name; and the chips
-    that state none, each with its page's address."""
-    rows, unstated = [], []
-    for chip in chips:
-        memory = chip.spec("memory")
-        if memory is None or memory.sort_key <= 0:
-            unstated.append(chip)
+def fits(rows: Sequence[Row], size: Size) -> tuple[list[Counted], list[dict[str, Any]]]:
+    """Each chip's kept row (``Row.data``: ``memory_figures`` with its name, vendor and page)
+    with a memory figure, by the chips it needs then name; and the chips that state none, by
+    name (their ``data``)."""
+    counted, unstated = [], []
+    for row in rows:
+        data = row.data
+        if "memory" not in data:
+            unstated.append(data)
             continue
-        fit = Fit(chip=chip, memory=memory)
-        rows.append(Row(fit=fit, needed=fit.needed(size), arithmetic=fit.arithmetic(size)))
-    rows.sort(key=lambda row: (row.needed, row.chip.name.lower(), row.chip.vendor.name.lower()))
-    unstated.sort(key=lambda chip: chip.name.lower())
-    return rows, [(chip, chip_href(chip.slug)) for chip in unstated]
+        memory = Decimal(data["memory"])
+        count = needed(size, memory)
+        html = row.html.replace(NEEDED_SLOT, str(count), 1).replace(
+            ARITHMETIC_SLOT, escape(arithmetic(size, memory, data["divided_as"])), 1
+        )
+        counted.append(Counted(mark_safe(html), count, (data["name"].lower(), data["vendor"].lower())))  # noqa: S308
+    counted.sort(key=lambda chip: (chip.needed, chip.sort))
+    unstated.sort(key=lambda data: data["name"].lower())
+    return counted, unstated

@@ -8,18 +8,20 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.template.loader import get_template
-from django.utils.safestring import SafeString
+from django.utils.safestring import SafeString, mark_safe
 
 from infra.rows import RowKind, kept_rows
 from infra.stored import Shown, expires, recorded_in, shows
 
-from . import market_rows, prices, selectors
+from . import fit, market_rows, prices, selectors
 from .documents import SORTED_KINDS, Spec
 from .models import VersionChip
 from .prices import Derived, HourPrice
 from .selectors import LiveChip
+from .trends import chip_href
 
 COLUMNS = SORTED_KINDS  # per chip, on /chips/
 
@@ -83,6 +85,29 @@ def _render(chip: VersionChip, drawn: dict[int, LiveChip]) -> str:
 
 
 CHIP = RowKind(name="chip", prepare=_prepare, render=_render)
+
+
+def _render_fit(chip: VersionChip, drawn: dict[int, LiveChip]) -> tuple[str, dict[str, Any]]:
+    """A chip's row of /chips/fit/, with slots for the chips needed and the arithmetic, and what
+    the page computes them with (``fit.memory_figures``), its name, vendor and page."""
+    live = drawn.get(chip.pk)
+    if live is None:
+        return "", {"name": chip.name, "vendor": "", "href": chip_href(chip.slug)}
+    shows(live.version.chips_key)
+    memory = live.spec("memory")
+    context = {
+        "chip": live,
+        "href": chip_href(live.slug),
+        "memory": memory,
+        "needed_slot": mark_safe(fit.NEEDED_SLOT),  # noqa: S308
+        "arithmetic_slot": mark_safe(fit.ARITHMETIC_SLOT),  # noqa: S308
+    }
+    figures = fit.memory_figures(memory)
+    html = get_template("chips/rows/fit.html").render(context).strip() if figures else ""
+    return html, {**figures, "name": live.name, "vendor": live.vendor.name, "href": context["href"]}
+
+
+FIT = RowKind(name="chip-fit", prepare=_prepare, render=_render_fit)
 
 
 def chip_rows(chips: Sequence[VersionChip]) -> list[SafeString]:

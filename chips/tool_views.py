@@ -10,10 +10,12 @@ from django.shortcuts import render
 
 from infra import tabular
 from infra.query_input import refuses_nul
+from infra.rows import kept_rows_with_data
 from infra.stored import shows
 
 from . import selectors
 from .fit import FitForm, Size, fits
+from .rows import FIT, LISTED
 from .selectors import CHIPS_KEY
 from .trends import CSV_HEADER, csv_rows, trends
 
@@ -56,10 +58,10 @@ def chip_fit(request: HttpRequest) -> HttpResponse:
         params=data["params"], bits=data["bits"], kv_cache=data["kv_cache"], overhead=data["overhead"]
     )
     # Most memory first, so the chips needing fewest come first; a page at a time, however many
-    # chips are live, each version's document read once (``drawn``).
+    # chips are live, each chip's row kept (chips/rows.py FIT): the page counts, it renders none.
     chips = selectors.sorted_by(selectors.live_chips(), "memory", descending=True)
-    chips = chips.defer("version__document", "version__history", "version__changes")
+    chips = chips.select_related(None).only(*LISTED)
     page = Paginator(chips, FIT_PER_PAGE).get_page(request.GET.get("page"))
-    rows, unstated = fits(selectors.drawn(page.object_list), size)
+    rows, unstated = fits(kept_rows_with_data((FIT, list(page.object_list)))[0], size)
     context = {"form": form, "size": size, "rows": rows, "unstated": unstated, "page_obj": page}
     return render(request, "chips/chip_fit.html", context)

@@ -239,6 +239,9 @@ class KeptRow(models.Model):
     keys = models.JSONField(default=list)
     stamp = models.BigIntegerField(help_text="The change counter when its render began.")
     until = models.DateTimeField(null=True, blank=True)
+    data = models.JSONField(
+        default=dict, blank=True, help_text="What a page computes with beside the HTML (a chip's memory)."
+    )
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["kind", "owner"], name="kept_row_once")]

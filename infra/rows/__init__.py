@@ -41,15 +41,23 @@ log = logging.getLogger(__name__)
 @dataclass(frozen=True)
 class RowKind:
     """A kind of kept row: ``prepare(versions)`` reads what a batch of rows needs, once;
-    ``render(version, prepared)`` is one version's row."""
+    ``render(version, prepared)`` is one version's row: its HTML, or its HTML and what a page
+    computes with beside it (``Row.data``: figures in JSON, such as a chip's memory)."""
 
     name: str
     prepare: Callable[[Sequence[Any]], Any]
-    render: Callable[[Any, Any], str]
+    render: Callable[[Any, Any], str | tuple[str, dict[str, Any]]]
+
+
+@dataclass(frozen=True)
+class Row:
+    html: SafeString
+    data: dict[str, Any]
 
 
 # What a page reads of its kept rows: tuples, not models (a page of 50 rows builds no instance).
-_READ = ("owner", "html", "keys", "stamp", "until")
+_READ = ("owner", "html", "keys", "stamp", "until", "data")
+type _Kept = tuple[str, list[str], Any, dict[str, Any]]  # html, keys, until, data
 
 
 def kept_rows(kind: RowKind, versions: Sequence[Any]) -> list[SafeString]:
@@ -61,33 +69,38 @@ def kept_rows(kind: RowKind, versions: Sequence[Any]) -> list[SafeString]:
 def kept_row_lists(*asked: tuple[RowKind, Sequence[Any]]) -> list[list[SafeString]]:
     """The rows of each (kind, versions) a page shows (its ranking and its "not scored yet"
     list), as ``kept_rows`` answers one, all in one query and one cache read."""
+    return [[row.html for row in rows] for rows in kept_rows_with_data(*asked)]
+
+
+def kept_rows_with_data(*asked: tuple[RowKind, Sequence[Any]]) -> list[list[Row]]:
+    """As ``kept_row_lists``, each row with its ``data``."""
     wanted = [(kind.name, [version.pk for version in versions]) for kind, versions in asked]
     rows = _still_true(wanted)
     for kind, versions in asked:
         if missing := [version for version in versions if (kind.name, version.pk) not in rows]:
             rendered = _render(kind, missing)
-            rows |= {(kind.name, row.owner): (row.html, row.keys, row.until) for row in rendered}
+            rows |= {(kind.name, row.owner): (row.html, row.keys, row.until, row.data) for row in rendered}
     answers = []
     for name, owners in wanted:
         for owner in owners:
             shows(*rows[name, owner][1])
             expires(rows[name, owner][2])
         # Rendered from the site's templates, which escape what an editor typed.
-        answers.append([mark_safe(rows[name, owner][0]) for owner in owners])  # noqa: S308
+        answers.append([Row(mark_safe(rows[name, owner][0]), rows[name, owner][3]) for owner in owners])  # noqa: S308
     return answers
 
 
-def _still_true(wanted: list[tuple[str, list[int]]]) -> dict[tuple[str, int], tuple[str, list[str], Any]]:
-    """{(kind, owner): (html, keys, until)} of the kept rows ``wanted`` that are still true."""
+def _still_true(wanted: list[tuple[str, list[int]]]) -> dict[tuple[str, int], _Kept]:
+    """{(kind, owner): (html, keys, until, data)} of the kept rows ``wanted`` that are still true."""
     if not wanted:
         return {}
     where = reduce(operator.or_, [Q(kind=name, owner__in=owners) for name, owners in wanted])
     kept = list(KeptRow.objects.filter(where).values_list("kind", *_READ))
-    held = freshness.numbers({key for *_, keys, _stamp, _until in kept for key in keys})
+    held = freshness.numbers({key for _, _, _, keys, *_ in kept for key in keys})
     now = timezone.now()
     return {
-        (name, owner): (html, keys, until)
-        for name, owner, html, keys, stamp, until in kept
+        (name, owner): (html, keys, until, data)
+        for name, owner, html, keys, stamp, until, data in kept
         if (until is None or now < until) and freshness.fresh(keys, stamp, held)
     }
 
@@ -108,7 +121,8 @@ def _render(kind: RowKind, versions: Sequence[Any]) -> list[KeptRow]:
     rows = []
     for version in versions:
         with recorded_in(Shown(keys=set(batch.keys), until=batch.until)) as shown:
-            html = kind.render(version, prepared)
+            made = kind.render(version, prepared)
+        html, data = made if isinstance(made, tuple) else (made, {})
         rows.append(
             KeptRow(
                 kind=kind.name,
@@ -117,6 +131,7 @@ def _render(kind: RowKind, versions: Sequence[Any]) -> list[KeptRow]:
                 keys=sorted(shown.keys),
                 stamp=started or 0,
                 until=shown.until,
+                data=data,
             )
         )
     if started is not None:  # with the cache away, nothing is kept: it could not be known fresh
@@ -134,7 +149,7 @@ def _write(rows: list[KeptRow]) -> None:
                 rows,
                 update_conflicts=True,
                 unique_fields=["kind", "owner"],
-                update_fields=["html", "keys", "stamp", "until"],
+                update_fields=["html", "keys", "stamp", "until", "data"],
             )
     except DatabaseError:
         log.warning("%d rendered rows not kept: the database refused the write.", len(rows), exc_info=True)

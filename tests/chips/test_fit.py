@@ -6,12 +6,12 @@ import re
 from decimal import Decimal
 
 import pytest
-from django.db import connection
-from django.test.utils import CaptureQueriesContext
 
 from chips.fit import Size, quotient_text
 from chips.models import Spec
+from infra.models import KeptRow
 from tests.factories import make_source, make_spec, make_vendor, publish
+from tests.queries import asked
 
 pytestmark = pytest.mark.django_db
 
@@ -123,24 +123,34 @@ def test_a_model_size_is_exact_decimal_arithmetic():
     assert size.total == Decimal("4.10625") * Decimal("1.125")
 
 
-def _queries(client, url):
-    with CaptureQueriesContext(connection) as context:
-        assert client.get(url).status_code == 200
-    return len(context)
-
-
 def test_the_page_takes_the_same_queries_for_4_chips_and_for_40(client, chips):
     url = "/chips/fit/?params=405&bits=16"
-    few = _queries(client, url)
-    assert few <= 4
+    few_afresh = asked(client, url, rows_kept=False)[0]
+    few, _ = asked(client, url)
+    assert few == 3  # the count, the page's chips, their kept rows (chips/rows.py FIT)
     vendor = make_vendor(name="Bulk", published=False)
     for n in range(36):
         make_spec(
             vendor=vendor, chip=f"Bulk {n}", quantity=str(8 + n), unit="GB", verified_on=dt.date(2026, 11, 1)
         )
     publish(vendor)
-    assert _queries(client, url) == few
-    assert "Bulk 35" in client.get(url).content.decode()
+    many, response = asked(client, url)
+    assert many == few
+    assert "Bulk 35" in response.content.decode()
+    assert asked(client, url, rows_kept=False)[0] == few_afresh == 7  # every row rendered afresh
+
+
+def test_a_chips_row_of_the_page_is_kept_and_counted_again_for_each_model(client, chips):
+    first = client.get("/chips/fit/?params=405&bits=16")
+    assert "chips/rows/fit.html" in {template.name for template in first.templates}
+    assert set(KeptRow.objects.filter(kind="chip-fit").values_list("data__name", flat=True)) == {
+        "Big192", "Huge288", "Gib144", "NoMemory",
+    }  # fmt: skip
+
+    other = client.get("/chips/fit/?params=70&bits=8")
+    assert "chips/rows/fit.html" not in {template.name for template in other.templates}
+    assert "70 GB / 192 GB = 0.36, so 1 chip" in row_of(other.content.decode(), "Big192")
+    assert "810 GB / 192 GB = 4.22, so 5 chips" in row_of(first.content.decode(), "Big192")
 
 
 def test_a_memory_given_in_gib_is_divided_as_given_with_its_exact_gigabytes_beside_it(client):
