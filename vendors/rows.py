@@ -10,7 +10,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.db import transaction
+from django.template.defaultfilters import floatformat
 from django.template.loader import get_template
+from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
 from editorial.events import Changed, Kind
@@ -87,22 +89,25 @@ def add_lane_rows(versions: Sequence[VendorVersion], *, not_scored: listings.Not
         version.row = row  # type: ignore[attr-defined]
 
 
-@dataclass(frozen=True)
-class RankingRow:
-    """A vendor's cells in the rankings: the name, then (after a reader's own cell, when they
-    gave weights) the rest."""
-
-    head: SafeString
-    tail: SafeString
-
-
-def add_ranking_rows(versions: Sequence[VendorVersion], *, not_scored: listings.NotScoredYet) -> None:
-    """Give each version of a page its ``row`` of the rankings (``RankingRow``), and the vendors
-    not scored yet theirs: one query."""
+def add_ranking_rows(
+    versions: Sequence[VendorVersion],
+    *,
+    not_scored: listings.NotScoredYet,
+    yours: Sequence[tuple[int, float | None]] | None = None,
+) -> None:
+    """Give each version of a page its ``row`` of the rankings, with its place and score in the
+    reader's ranking (``yours``, one a version) when they gave weights; and the vendors not
+    scored yet theirs: one query."""
     ranking_rows, not_scored.rows = kept_row_lists((RANKING, versions), (NOT_SCORED, not_scored.vendors))
-    for version, row in zip(versions, ranking_rows, strict=True):
-        head, _, tail = row.partition(YOURS_SLOT)
-        version.row = RankingRow(head=mark_safe(head), tail=mark_safe(tail))  # type: ignore[attr-defined]  # noqa: S308
+    cells = [your_cell(place, score) for place, score in yours] if yours else [""] * len(versions)
+    for version, row, cell in zip(versions, ranking_rows, cells, strict=True):
+        version.row = mark_safe(row.replace(YOURS_SLOT, cell, 1))  # type: ignore[attr-defined]  # noqa: S308
+
+
+def your_cell(place: int, score: float | None) -> SafeString:
+    """A row's cell in a reader's ranking: its place, and its score to one decimal."""
+    shown = format_html(" {}", floatformat(score, 1)) if score is not None else ""
+    return format_html('<td class="num yours"><span class="place">#{}</span>{}</td>', place, shown)
 
 
 KINDS = (RANKING, LANE, CARD)  # a scored version's rows

@@ -141,7 +141,8 @@ class RankingsView(TemplateView):
             vendors, sort = listings.rankings(sort=asked, axes=axes)
         page = listings.KeysFirstPaginator(vendors, RANKINGS_PER_PAGE).get_page(self.request.GET.get("page"))
         not_scored = listings.not_scored_yet()
-        rows.add_ranking_rows(list(page.object_list), not_scored=not_scored)
+        yours = _your_ranking(page, weights=weights, axis_count=len(axes)) if weights.given else None
+        rows.add_ranking_rows(list(page.object_list), not_scored=not_scored, yours=yours)
         context.update(
             axes=axes,
             page_obj=page,
@@ -161,16 +162,15 @@ class RankingsView(TemplateView):
             weight_max=WEIGHT_MAX,
             not_scored=not_scored,
         )
-        if weights.given:
-            _add_your_ranking(page, weights=weights, axis_count=len(axes))
         return context
 
 
-def _add_your_ranking(page, *, weights, axis_count):
+def _your_ranking(page, *, weights, axis_count):
     """Each row's place and score in the reader's ranking."""
-    for place, version in enumerate(page.object_list, start=page.start_index()):
-        version.your_place = place
-        version.your_score = weights.your_score(version.weighted, axis_count=axis_count)
+    return [
+        (place, weights.your_score(version.weighted, axis_count=axis_count))
+        for place, version in enumerate(page.object_list, start=page.start_index())
+    ]
 
 
 class LaneListView(ListView):
