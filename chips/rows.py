@@ -72,6 +72,11 @@ def live_chips_of(chips: Sequence[VersionChip]) -> list[LiveChip]:
     return [drawn[chip.pk] for chip in chips if chip.pk in drawn]
 
 
+def _live():
+    """The indexed chips a list may still show: those of live versions."""
+    return selectors.live_chips().order_by().values("pk")
+
+
 def _render(chip: VersionChip, drawn: dict[int, LiveChip]) -> str:
     live = drawn.get(chip.pk)
     if live is None:  # not in its version's document: no row, as before rows were kept
@@ -84,7 +89,7 @@ def _render(chip: VersionChip, drawn: dict[int, LiveChip]) -> str:
     return get_template("chips/rows/chip.html").render({"row": ChipRow.of(live)}).strip()
 
 
-CHIP = RowKind(name="chip", prepare=_prepare, render=_render)
+CHIP = RowKind("chip", _prepare, _render, _live)
 
 
 def _render_fit(chip: VersionChip, drawn: dict[int, LiveChip]) -> tuple[str, dict[str, Any]]:
@@ -107,7 +112,7 @@ def _render_fit(chip: VersionChip, drawn: dict[int, LiveChip]) -> tuple[str, dic
     return html, {**figures, "name": live.name, "vendor": live.vendor.name, "href": context["href"]}
 
 
-FIT = RowKind(name="chip-fit", prepare=_prepare, render=_render_fit)
+FIT = RowKind("chip-fit", _prepare, _render_fit, _live)
 
 
 def chip_rows(chips: Sequence[VersionChip]) -> list[SafeString]:

@@ -1,3 +1,5 @@
+import datetime as dt
+
 from django.apps import AppConfig
 
 
@@ -14,6 +16,7 @@ class InfraConfig(AppConfig):
         from django.conf import settings
 
         from . import auth, periodic, sessions  # noqa: F401 - sign-in receivers: the log, the session's sign-in time
+        from .rows import prune_kept_rows
         from .second_factor import signals  # noqa: F401 - notes at sign-in who has a second factor
         from .stored import (
             checks,  # noqa: F401 - SITE_URL must be a host the site answers to
@@ -25,3 +28,5 @@ class InfraConfig(AppConfig):
         # Stored pages whose time has come, and addresses never stored (infra/stored/).
         periodic.every(render_due, seconds=settings.STORED_PAGES_SWEEP_SECONDS, name="stored_pages_due")
         periodic.every(render_missing, minutes=10, name="stored_pages_missing")
+        # Kept rows of versions no longer live (infra/rows/).
+        periodic.daily(prune_kept_rows, at=dt.time(4, 0), name="kept_rows_prune")

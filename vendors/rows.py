@@ -44,6 +44,11 @@ def _prepare(versions: Sequence[VendorVersion]) -> _Batch:
     return _Batch(axes=axes, versions={version.pk: version for version in read})
 
 
+def _live():
+    """The versions a list may still show: the live ones."""
+    return selectors.live_vendors().order_by().values("pk")
+
+
 def _template(name: str):
     def render(version: VendorVersion, batch: _Batch) -> str:
         return get_template(name).render(
@@ -65,14 +70,12 @@ def _not_scored(*, in_lane: bool):
     return render
 
 
-RANKING = RowKind(name="vendor-ranking", prepare=_prepare, render=_template("vendors/rows/ranking.html"))
-LANE = RowKind(name="vendor-lane", prepare=_prepare, render=_template("vendors/rows/lane.html"))
-CARD = RowKind(name="vendor-card", prepare=_prepare, render=_template("vendors/rows/card.html"))
+RANKING = RowKind("vendor-ranking", _prepare, _template("vendors/rows/ranking.html"), _live)
+LANE = RowKind("vendor-lane", _prepare, _template("vendors/rows/lane.html"), _live)
+CARD = RowKind("vendor-card", _prepare, _template("vendors/rows/card.html"), _live)
 # The rankings' "Not scored yet" list (its lane and the tick box to compare), and a lane's (neither).
-NOT_SCORED = RowKind(name="vendor-not-scored", prepare=_prepare, render=_not_scored(in_lane=False))
-NOT_SCORED_IN_LANE = RowKind(
-    name="vendor-not-scored-in-lane", prepare=_prepare, render=_not_scored(in_lane=True)
-)
+NOT_SCORED = RowKind("vendor-not-scored", _prepare, _not_scored(in_lane=False), _live)
+NOT_SCORED_IN_LANE = RowKind("vendor-not-scored-in-lane", _prepare, _not_scored(in_lane=True), _live)
 
 
 def add_rows(kind: RowKind, versions: Sequence[VendorVersion]) -> None:

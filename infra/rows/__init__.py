@@ -28,6 +28,7 @@ from typing import Any
 
 from django.db import DatabaseError, transaction
 from django.db.models import Q
+from django.tasks import task
 from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
 
@@ -42,11 +43,36 @@ log = logging.getLogger(__name__)
 class RowKind:
     """A kind of kept row: ``prepare(versions)`` reads what a batch of rows needs, once;
     ``render(version, prepared)`` is one version's row: its HTML, or its HTML and what a page
-    computes with beside it (``Row.data``: figures in JSON, such as a chip's memory)."""
+    computes with beside it (``Row.data``: figures in JSON, such as a chip's memory).
+    ``shown()`` is the owners a page may still ask rows of (a queryset of their keys: the live
+    versions): the rows of any other are pruned (``prune``)."""
 
     name: str
     prepare: Callable[[Sequence[Any]], Any]
     render: Callable[[Any, Any], str | tuple[str, dict[str, Any]]]
+    shown: Callable[[], Any]
+
+    def __post_init__(self) -> None:
+        _kinds[self.name] = self
+
+
+_kinds: dict[str, RowKind] = {}
+
+
+def prune() -> int:
+    """Drop the kept rows no page will ask for again: those of versions no longer live (a newer
+    version replaced them, or they were unpublished), of each kind imported in this process (a
+    row dropped by mistake costs one render on the page that asks). Returns how many."""
+    dropped = 0
+    for kind in _kinds.values():
+        dropped += KeptRow.objects.filter(kind=kind.name).exclude(owner__in=kind.shown()).delete()[0]
+    return dropped
+
+
+@task()
+def prune_kept_rows() -> dict[str, int]:
+    """The periodic task of ``prune`` (infra/apps.py)."""
+    return {"dropped": prune()}
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from editorial.pages import vocabulary_changed
 from infra.models import KeptRow
+from infra.rows import prune, prune_kept_rows
 from tests.factories import make_axis, make_fact, make_lane, make_score, make_vendor, publish
 from tests.vendors.test_views import entry_for
 from vendors.models import Lane, VendorVersion
@@ -181,3 +182,27 @@ def test_a_version_not_scored_yet_has_its_list_rows_kept_when_published(django_c
     live = VendorVersion.objects.live().get(item=vendor)
     kept = set(KeptRow.objects.filter(owner=live.pk).values_list("kind", flat=True))
     assert kept == {"vendor-card", "vendor-not-scored", "vendor-not-scored-in-lane"}
+
+
+def test_pruning_drops_the_rows_of_a_version_no_longer_live_and_keeps_the_live_ones(client, groq):
+    client.get("/")
+    client.get("/vendors/")
+    before = VendorVersion.objects.live().get(item=groq)
+    make_fact(vendor=groq, verified_on=timezone.localdate())
+    publish(groq)  # a new version replaces it
+    client.get("/")
+    after = VendorVersion.objects.live().get(item=groq)
+    assert KeptRow.objects.filter(owner=before.pk).exists()
+
+    assert prune() == 2  # its ranking row and its card
+
+    assert not KeptRow.objects.filter(owner=before.pk).exists()
+    assert set(KeptRow.objects.filter(owner=after.pk).values_list("kind", flat=True)) == {"vendor-ranking"}
+    assert "Groq" in entry_for(client.get("/").content.decode(), "Groq")
+
+
+def test_the_worker_prunes_kept_rows_once_a_day():
+    from infra import periodic
+
+    schedule = next(s for s in periodic.registered() if s.name == "kept_rows_prune")
+    assert schedule.task is prune_kept_rows and schedule.at == dt.time(4, 0)
