@@ -5,7 +5,7 @@ import datetime as dt
 import os
 from pathlib import Path
 
-from load import CONNECTIONS, EDITING_SECTION, WORKERS
+from load import CONNECTIONS, EDITING_SECTION, PRIMING_SECONDS, WORKERS
 
 
 def report(results, *, duration):
@@ -94,20 +94,31 @@ def on_demand_lines(size, result):
 
 
 def on_demand_report(results, *, duration, commit):
-    """``--on-demand``'s file: the pages rendered on demand alone, at each size."""
+    """``--on-demand``'s file: the pages rendered on demand alone, at each size, and the same
+    pages warm right after a publish."""
+    from warm_publish import report_lines as warm_report_lines
+
     lines = [
         "# Pages rendered on demand",
         "",
         f"Made by `bench/load.py --on-demand` on {dt.date.today():%Y-%m-%d}, commit {commit}: the",
         "first table of each size in docs/benchmarks.md alone (same catalogue, same servers and",
         f"settings, `wrk -t1 -c{CONNECTIONS} -d{duration}s`), without the export and the stored pages'",
-        "modes, so that a 10,000-vendor run takes minutes, not most of an hour. Cold: page and data",
+        "modes (but the pages warm right after a publish), so that a 10,000-vendor run takes minutes,",
+        "not most of an hour. Cold: page and data",
         "cache off; the rows lists repeat are read as kept (infra/rows/: rendered once for each",
         "published version, as on the live site), since they are stored with the versions, not cached.",
+        f"Each page is measured after {PRIMING_SECONDS} s of the same wrk unmeasured, so that both",
+        "workers have served it once (a worker's first request imports and compiles what the page",
+        "needs, once per worker). The tables run with no task worker (nothing these pages do enqueues",
+        "one); the warm-after-publish mode runs with both, the catalogue's queued renders of stored",
+        "pages dropped first (it measures no stored page).",
         "",
     ]
     for size, result in results.items():
         lines += on_demand_lines(size, result)
+        if "warm publish" in result:
+            lines += warm_report_lines(result["warm publish"])
     return "\n".join(lines)
 
 
