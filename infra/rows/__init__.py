@@ -12,9 +12,12 @@ the page that asks, and kept. A page showing rows records their keys and moments
 rendered them itself, so a cached or stored page of rows is dropped when a row would be.
 
 A kind of row is declared once (``RowKind``): its name, what a batch of rows reads once
-(``prepare``, a constant number of queries), and one row's HTML (``render``).
-``kept_rows(kind, versions)`` answers a page's rows in order; ``keep(kind, versions)`` renders
-them ahead, when a version is published.
+(``prepare``, a constant number of queries), one row's HTML (``render``; with what a page
+computes with beside it, ``Row.data``, where the page fills slots in the row, as /chips/fit/
+writes the chips a model needs), and the owners a page may still ask for (``shown``).
+``kept_rows(kind, versions)`` answers a page's rows in order (``kept_row_lists`` several lists
+of a page in one query); ``keep(kind, versions)`` renders them ahead, when a version is
+published; ``prune()`` (daily, in the worker) drops the rows of versions no longer live.
 """
 
 from __future__ import annotations
