@@ -67,7 +67,9 @@ def test_another_vendors_publish_leaves_a_chips_kept_row_as_it_was(client, groq)
     kept = {row.html: row.stamp for row in KeptRow.objects.filter(kind="chip")}
     lpu_stamp = next(stamp for html, stamp in kept.items() if ">LPU</a>" in html)
 
-    make_spec(vendor=cerebras, chip="WSE-3", kind="bandwidth", quantity="21", unit="TB/s", sources=[make_source()])
+    make_spec(
+        vendor=cerebras, chip="WSE-3", kind="bandwidth", quantity="21", unit="TB/s", sources=[make_source()]
+    )
     publish(cerebras)
     assert "21 TB/s" in row_of(client, "/chips/?sort=name", "WSE-3")
 
