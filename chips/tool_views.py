@@ -4,13 +4,13 @@ Thin: chips/trends.py and chips/fit.py do the work on the live chips."""
 
 from __future__ import annotations
 
-from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from infra import tabular
 from infra.query_input import refuses_nul
 from infra.rows import kept_rows_with_data
+from infra.rows.pages import KeptRowsPaginator
 from infra.stored import shows
 
 from . import selectors
@@ -61,7 +61,7 @@ def chip_fit(request: HttpRequest) -> HttpResponse:
     # chips are live, each chip's row kept (chips/rows.py FIT): the page counts, it renders none.
     chips = selectors.sorted_by(selectors.live_chips(), "memory", descending=True)
     chips = chips.select_related(None).only(*LISTED)
-    page = Paginator(chips, FIT_PER_PAGE).get_page(request.GET.get("page"))
+    page = KeptRowsPaginator(chips, FIT_PER_PAGE).get_page(request.GET.get("page"))
     rows, unstated = fits(kept_rows_with_data((FIT, list(page.object_list)))[0], size)
     context = {"form": form, "size": size, "rows": rows, "unstated": unstated, "page_obj": page}
     return render(request, "chips/chip_fit.html", context)

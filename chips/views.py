@@ -6,13 +6,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django import forms
-from django.core.paginator import Paginator
 from django.db.models import QuerySet
 from django.shortcuts import render
 from django.views.generic import TemplateView
 
 from infra.forms import FilterForm
 from infra.query_input import refuses_nul
+from infra.rows.pages import KeptRowsPaginator
 from infra.stored import shows
 
 from . import market_rows, selectors, units
@@ -132,7 +132,7 @@ class ChipListView(TemplateView):
         form = ChipListForm(self.request.GET)
         form.is_valid()
         chips, sort = _listed(form)
-        page = Paginator(chips, CHIPS_PER_PAGE).get_page(self.request.GET.get("page"))
+        page = KeptRowsPaginator(chips, CHIPS_PER_PAGE).get_page(self.request.GET.get("page"))
         listed = list(page.object_list)
         rows = chip_rows.chip_rows(listed)
         context.update(

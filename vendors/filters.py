@@ -38,10 +38,8 @@ class VendorFilter(django_filters.FilterSet):
         max_length=100,
         widget=forms.TextInput(attrs={"type": "search"}),
     )
-    lane = django_filters.ModelMultipleChoiceFilter(
+    lane = django_filters.MultipleChoiceFilter(
         field_name="lane__slug",
-        to_field_name="slug",
-        queryset=Lane.objects.all(),
         widget=forms.CheckboxSelectMultiple,
         label="Lane",
         distinct=False,  # a version has one lane: no duplicates to remove
@@ -61,6 +59,10 @@ class VendorFilter(django_filters.FilterSet):
     def __init__(self, data=None, *args, **kwargs):
         super().__init__(data, *args, **kwargs)
         self.axes = active_axes()
+        self._lanes: list[Lane] | None = None
+        # Read when a lane is asked for or the options are counted, once for both (a function,
+        # which the form's copy of its fields shares, where a method would copy this filter set).
+        self.filters["lane"].extra["choices"] = lambda: [(lane.slug, lane.name) for lane in self.lanes]
         for axis in self.axes:
             name = f"min_{axis.slug}"
             axis_filter = django_filters.ChoiceFilter(
@@ -73,6 +75,13 @@ class VendorFilter(django_filters.FilterSet):
             axis_filter.parent = self
             axis_filter.axis = axis
             self.filters[name] = axis_filter
+
+    @property
+    def lanes(self) -> list[Lane]:
+        """Every lane, in order: one query, for the choices, their counts and the keys shown."""
+        if self._lanes is None:
+            self._lanes = list(Lane.objects.only("name", "slug"))
+        return self._lanes
 
     def search(self, queryset, name, value):
         return queryset.filter(Q(name__icontains=value) | Q(company__icontains=value))
@@ -144,7 +153,8 @@ class VendorFilter(django_filters.FilterSet):
         self.form.is_valid()
         cleaned = self.form.cleaned_data
         if {name for name, value in cleaned.items() if value and name != "sort"} == {"lane"}:
-            return [LANE_COUNTS_KEY, *(f"lane-{lane.pk}" for lane in cleaned["lane"])]
+            asked = set(cleaned["lane"])
+            return [LANE_COUNTS_KEY, *(f"lane-{lane.pk}" for lane in self.lanes if lane.slug in asked)]
         return ["entries"]
 
     def _matching(self, *, without):
@@ -164,10 +174,8 @@ class VendorFilter(django_filters.FilterSet):
         else:
             counts = cached("vendor-list-option-counts", self._option_counts)
         by_lane, totals, scores = counts["lanes"], counts["totals"], counts["scores"]
-        # Read in one query, not through a server-side cursor as the field's own choices are.
         self.form.fields["lane"].widget.choices = [
-            (lane.slug, f"{lane.name} ({by_lane.get(lane.slug, 0)})")
-            for lane in Lane.objects.only("name", "slug")
+            (lane.slug, f"{lane.name} ({by_lane.get(lane.slug, 0)})") for lane in self.lanes
         ]
         # django-filter's field puts its empty_label ("Any total", "Any") first by itself.
         self.form.fields["min_total"].choices = [
@@ -194,7 +202,7 @@ class VendorFilter(django_filters.FilterSet):
             .annotate(n=Count("pk"))
         )
         minimum = int(self.form.cleaned_data.get("min_total") or 0)
-        chosen = {lane.slug for lane in self.form.cleaned_data.get("lane") or ()}
+        chosen = set(self.form.cleaned_data.get("lane") or ())
         lanes: dict[str, int] = {}
         totals = dict.fromkeys((f"at_least_{n}" for n in TOTAL_THRESHOLDS), 0)
         for slug, total, n in rows:

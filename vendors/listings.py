@@ -1,7 +1,9 @@
 """The lists' reads: rankings (editorial or by a reader's weights), lane pages and the
-vendor list, each a queryset of live versions to paginate with KeysFirstPaginator, whose
-keys come from the sort indexes alone however deep the page. The profile's reads, and
-what every page shares, are in vendors/selectors.py."""
+vendor list, each a queryset of live versions read a page at a time by ``page_of``
+(infra/rows/pages.py: the page's keys from the sort indexes alone however deep the page,
+each vendor a ``Listed`` beside its kept row, with the count, in one query); the API and
+the downloads, which read whole versions, page with KeysFirstPaginator. The profile's
+reads, and what every page shares, are in vendors/selectors.py."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ import operator
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import reduce
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from django.conf import settings
 from django.core.paginator import Page, Paginator
@@ -30,10 +32,12 @@ from django.utils.safestring import SafeString
 from django.utils.translation import ngettext
 
 from editorial.models import VersionQuerySet
+from infra.rows.pages import KeptRowsPaginator
 from infra.stored import expires, shows
 
 from .documents import PublishedScores
 from .models import Axis, Lane, VendorVersion, VersionScore
+from .models.versions import profile_url
 from .selectors import ScoreCells, live_vendors
 
 if TYPE_CHECKING:
@@ -63,6 +67,34 @@ class KeysFirstPaginator(Paginator):  # of VendorVersion (Paginator takes no [] 
             self.object_list.filter(pk__in=keys), number, self
         )
         return page
+
+
+class Listed:
+    """A vendor as a page of a list reads it beside its kept row (vendors/rows.py): its version's
+    key, slug and name, and what its list computes with (``weighted``); never a model instance."""
+
+    READ = ("pk", "slug", "name")
+    every: int  # how many the list holds in all (infra/rows/pages.py)
+    row: SafeString  # its kept row (vendors/rows.py)
+
+    def __init__(self, **read: Any) -> None:
+        self.__dict__.update(read)
+        self.pk: int = read["pk"]
+        self.slug: str = read["slug"]
+        self.name: str = read["name"]
+
+    def get_absolute_url(self) -> str:
+        return profile_url(self.slug)
+
+
+def page_of(
+    versions: QuerySet[VendorVersion], *, per_page: int, number: Any, weighted: bool = False
+) -> Page[Listed]:
+    """Page ``number`` of a list of ``versions`` whose rows are kept (vendors/rows.py), each read
+    as ``Listed`` (with ``weighted``, a ranking by a reader's weights), with the count of all:
+    one query."""
+    read = (*Listed.READ, "weighted") if weighted else Listed.READ
+    return KeptRowsPaginator(versions, per_page, read=read, record=Listed).get_page(number)
 
 
 # What a listed version's stale scores are read from: its document's scores and sources, in the
@@ -238,7 +270,7 @@ class NotScoredYet:
     NOT_SCORED_SHOWN of them (the vendor list has the rest), so a ranking's page stays the
     same size however many vendors wait for scores."""
 
-    vendors: list[VendorVersion]
+    vendors: list[Listed]
     count: int
     rows: list[SafeString] = field(default_factory=list)  # their kept rows (vendors/rows.py)
 
@@ -251,8 +283,9 @@ def not_scored_yet(*, lane: Lane | None = None) -> NotScoredYet:
     """Live vendors without a total (in ``lane`` if given), by name: one query, however many
     (each row carries the whole count, a window computed before the LIMIT)."""
     shows(f"lane-{lane.pk}" if lane else "entries")
-    queryset = live_vendors().not_scored().only(*LISTED)  # their rows are kept (vendors/rows.py)
+    queryset = live_vendors().not_scored()  # their rows are kept (vendors/rows.py)
     if lane is not None:
         queryset = queryset.filter(lane=lane)
-    rows = list(queryset.annotate(every=Window(Count("pk"))).order_by("name", "pk")[:NOT_SCORED_SHOWN])
+    read = queryset.values(*Listed.READ, every=Window(Count("pk"))).order_by("name", "pk")
+    rows = [Listed(**row) for row in read[:NOT_SCORED_SHOWN]]
     return NotScoredYet(vendors=rows, count=rows[0].every if rows else 0)

@@ -8,11 +8,10 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
 
 from django.db import transaction
-from django.template.defaultfilters import floatformat
 from django.template.loader import get_template
-from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
 from editorial.events import Changed, Kind
@@ -78,22 +77,22 @@ NOT_SCORED = RowKind("vendor-not-scored", _prepare, _not_scored(in_lane=False), 
 NOT_SCORED_IN_LANE = RowKind("vendor-not-scored-in-lane", _prepare, _not_scored(in_lane=True), _live)
 
 
-def add_rows(kind: RowKind, versions: Sequence[VendorVersion]) -> None:
+def add_rows(kind: RowKind, versions: Sequence[listings.Listed]) -> None:
     """Give each version of a page its kept ``row`` of ``kind``."""
     for version, row in zip(versions, kept_rows(kind, versions), strict=True):
-        version.row = row  # type: ignore[attr-defined]
+        version.row = row
 
 
-def add_lane_rows(versions: Sequence[VendorVersion], *, not_scored: listings.NotScoredYet) -> None:
+def add_lane_rows(versions: Sequence[listings.Listed], *, not_scored: listings.NotScoredYet) -> None:
     """Give each version of a lane's page its kept ``row``, and the lane's vendors not scored yet
     theirs: one query."""
     lane_rows, not_scored.rows = kept_row_lists((LANE, versions), (NOT_SCORED_IN_LANE, not_scored.vendors))
     for version, row in zip(versions, lane_rows, strict=True):
-        version.row = row  # type: ignore[attr-defined]
+        version.row = row
 
 
 def add_ranking_rows(
-    versions: Sequence[VendorVersion],
+    versions: Sequence[listings.Listed],
     *,
     not_scored: listings.NotScoredYet,
     yours: Sequence[tuple[int, float | None]] | None = None,
@@ -104,15 +103,18 @@ def add_ranking_rows(
     ranking_rows, not_scored.rows = kept_row_lists((RANKING, versions), (NOT_SCORED, not_scored.vendors))
     cells = [your_cell(place, score) for place, score in yours] if yours else [""] * len(versions)
     for version, row, cell in zip(versions, ranking_rows, cells, strict=True):
-        version.row = mark_safe(row.replace(YOURS_SLOT, cell, 1))  # type: ignore[attr-defined]  # noqa: S308
+        version.row = mark_safe(row.replace(YOURS_SLOT, cell, 1))  # noqa: S308
 
 
 def your_cell(place: int, score: float | None) -> SafeString:
     """A row's cell in a reader's ranking: its place, and its score to one decimal."""
-    shown = format_html(" {}", floatformat(score, 1)) if score is not None else ""
-    return format_html('<td class="num yours"><span class="place">#{}</span>{}</td>', place, shown)
+    # As ``floatformat:1`` rounds (half up, from the number's shortest decimal form), without its
+    # localisation: fifty cells a page, each a number the site's language writes the same way.
+    shown = f" {Decimal(str(score)).quantize(TENTH, ROUND_HALF_UP)}" if score is not None else ""
+    return mark_safe(f'<td class="num yours"><span class="place">#{int(place)}</span>{shown}</td>')  # noqa: S308
 
 
+TENTH = Decimal("0.1")
 KINDS = (RANKING, LANE, CARD)  # a scored version's rows
 NOT_SCORED_KINDS = (CARD, NOT_SCORED, NOT_SCORED_IN_LANE)  # a version not scored yet
 log = logging.getLogger(__name__)

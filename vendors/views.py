@@ -139,7 +139,9 @@ class RankingsView(TemplateView):
         else:
             asked = self.request.GET.get("sort", "-total")[:60]
             vendors, sort = listings.rankings(sort=asked, axes=axes)
-        page = listings.KeysFirstPaginator(vendors, RANKINGS_PER_PAGE).get_page(self.request.GET.get("page"))
+        page = listings.page_of(
+            vendors, per_page=RANKINGS_PER_PAGE, number=self.request.GET.get("page"), weighted=weights.given
+        )
         not_scored = listings.not_scored_yet()
         yours = _your_ranking(page, weights=weights, axis_count=len(axes)) if weights.given else None
         rows.add_ranking_rows(list(page.object_list), not_scored=not_scored, yours=yours)
@@ -191,9 +193,8 @@ class LaneDetailView(DetailView):
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         vendors = listings.lane_vendors(self.object)
-        context["page_obj"] = listings.KeysFirstPaginator(vendors, LANE_PER_PAGE).get_page(
-            self.request.GET.get("page")
-        )
+        number = self.request.GET.get("page")
+        context["page_obj"] = listings.page_of(vendors, per_page=LANE_PER_PAGE, number=number)
         context["not_scored"] = not_scored = listings.not_scored_yet(lane=self.object)
         rows.add_lane_rows(list(context["page_obj"].object_list), not_scored=not_scored)
         return context
@@ -217,9 +218,8 @@ class VendorListView(FilterView):
 
     def paginate_queryset(self, queryset, page_size):
         """A page number that is not one (``-1``, ``abc``, ``999``) shows the nearest real page."""
-        paginator = listings.KeysFirstPaginator(queryset, page_size)
-        page = paginator.get_page(self.request.GET.get("page"))
-        return paginator, page, page.object_list, page.has_other_pages()
+        page = listings.page_of(queryset, per_page=page_size, number=self.request.GET.get("page"))
+        return page.paginator, page, page.object_list, page.has_other_pages()
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)

@@ -181,6 +181,9 @@ def _more_chips(count):
 
 
 CHIP_TABLES = ["/chips/", "/chips/?min_memory=5&precision=FP8&stage=ga&sort=-bandwidth", "/chips/?page=2"]
+# Page 2 is past the last at 8 chips: the count is read alone, then the last page shown, two queries
+# more (infra/rows/pages.py); at 1,008 chips it is a page like the first.
+PAST_THE_LAST_AT_FEW = {"/chips/?page=2": 2}
 
 
 def _table_queries(client, url, *, rows_kept=True):
@@ -194,10 +197,11 @@ def test_the_chips_tables_take_the_same_queries_at_6_chips_and_at_1006(client, c
     again at 1,006 (one build of a thousand chips for the three)."""
     _more_chips(2)  # two with an FP8 figure, so the filtered table has rows at either size
     few = {url: _table_queries(client, url)[0] for url in CHIP_TABLES}
-    assert few == dict(zip(CHIP_TABLES, (6, 5, 5), strict=True))
+    assert few == dict(zip(CHIP_TABLES, (5, 4, 6), strict=True))
     _more_chips(1000)
     for url in CHIP_TABLES:
-        assert _table_queries(client, url) == (few[url], 50), url  # a full page at 1,006 chips
+        # a full page at 1,006 chips
+        assert _table_queries(client, url) == (few[url] - PAST_THE_LAST_AT_FEW.get(url, 0), 50), url
 
 
 def test_rendering_every_chip_row_of_a_table_afresh_takes_as_many_queries_at_6_as_at_1006_chips(
@@ -206,10 +210,11 @@ def test_rendering_every_chip_row_of_a_table_afresh_takes_as_many_queries_at_6_a
     _more_chips(2)
     few = {url: _table_queries(client, url, rows_kept=False)[0] for url in CHIP_TABLES}
     # Two of them the savepoint that keeps the rows (a refused write leaves the page whole).
-    assert few == dict(zip(CHIP_TABLES, (10, 9, 9), strict=True))
+    assert few == dict(zip(CHIP_TABLES, (9, 8, 10), strict=True))
     _more_chips(1000)
     for url in CHIP_TABLES:
-        assert _table_queries(client, url, rows_kept=False) == (few[url], 50), url
+        expected = (few[url] - PAST_THE_LAST_AT_FEW.get(url, 0), 50)
+        assert _table_queries(client, url, rows_kept=False) == expected, url
 
 
 def test_a_comparison_takes_the_same_queries_for_2_chips_and_for_8(client, chips, django_assert_num_queries):

@@ -290,12 +290,12 @@ def count_queries(client, url):
 
 
 PAGES = {
-    "rankings": ("/", 6),
-    "rankings sorted by an axis": ("/?sort=-axis-{axis}", 6),
-    "vendor list": ("/vendors/", 7),
-    "vendor list filtered": ("/vendors/?lane={lane}&min_total=5&min_{axis}=2&q=e", 9),
+    "rankings": ("/", 5),
+    "rankings sorted by an axis": ("/?sort=-axis-{axis}", 5),
+    "vendor list": ("/vendors/", 6),
+    "vendor list filtered": ("/vendors/?lane={lane}&min_total=5&min_{axis}=2&q=e", 7),
     "lanes": ("/lanes/", 1),
-    "lane": ("/lanes/{lane}/", 5),
+    "lane": ("/lanes/{lane}/", 4),
     "profile": ("/vendors/{vendor}/", 6),
 }
 

@@ -185,10 +185,26 @@ def populate(count, axes):
         f.make_vendor(lane=lane)
 
 
-@pytest.mark.parametrize("url", ["/", "/?w-speed=3&w-price=0", "/?w-speed=3&w-price=2&page=2"])
-def test_query_counts_are_pinned_with_or_without_weights(client, axes, url, django_assert_num_queries):
-    for count in (2, 60):
+@pytest.mark.parametrize(
+    ("url", "counts"),
+    [("/", (2, 60)), ("/?w-speed=3&w-price=0", (2, 60)), ("/?w-speed=3&w-price=2&page=2", (55, 60))],
+)
+def test_query_counts_are_pinned_with_or_without_weights(
+    client, axes, url, counts, django_assert_num_queries
+):
+    for count in counts:
         populate(count, axes)
         client.get(url)  # its rows rendered once and kept (infra/rows/): the page reads them
-        with django_assert_num_queries(6):
+        with django_assert_num_queries(5):
             assert client.get(url).status_code == 200
+
+
+def test_a_page_past_the_last_shows_the_last_reading_the_count_first(client, axes, django_assert_num_queries):
+    """The page's rows come with the count of all; past the last page there are none, so the count
+    is read alone and the last page shown: two queries more, at any size."""
+    for count, shown in ((2, 2), (60, 12)):  # 2 scored, then 62: the last page holds 12
+        populate(count, axes)
+        client.get("/?w-speed=3&page=9")
+        with django_assert_num_queries(7):
+            page = client.get("/?w-speed=3&page=9").content.decode()
+        assert len(names(page)) == shown
