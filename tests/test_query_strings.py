@@ -198,3 +198,21 @@ def test_no_public_address_answers_500_to_an_odd_query_string(site, urls, data):
     assert response.status_code < 500, (url, query, response.status_code)
     if response.status_code == 400:
         assert response.content.strip(), (url, query)  # says what was wrong
+
+
+LISTS = [
+    "/", "/?w-performance=3", "/vendors/", "/lanes/inference-specialist/", "/chips/", "/chips/fit/?params=405"
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("page", ["99999999999999999999", "9" * 400, "1000000001", "0", "-1", "1.5", "abc"])
+@pytest.mark.parametrize("address", LISTS)
+def test_a_page_number_no_list_has_shows_a_real_page_never_a_500(site, address, page):
+    """A list reads a page by its number from the database (infra/rows/pages.py): one past any the
+    database could hold, or not a number at all, shows a real page (what fits, whose form checks
+    its page, may say it is not one: a 400 that says why), never a 500."""
+    joiner = "&" if "?" in address else "?"
+    response = site.get(f"{address}{joiner}page={page}")
+    expected = (200, 400) if address.startswith("/chips/fit/") else (200,)
+    assert response.status_code in expected, (address, page, response.status_code)
+    assert response.content.strip()

@@ -21,6 +21,9 @@ class KeptRowsPaginator(Paginator):
     number shows the first."""
 
     object_list: QuerySet[Any]
+    # The deepest page read by number; one past it (``?page=99999999999999999999``) is past the
+    # last, shown as the last, and never an OFFSET the database cannot hold.
+    FARTHEST = 10**9
 
     def __init__(
         self,
@@ -38,7 +41,7 @@ class KeptRowsPaginator(Paginator):
             number = int(number)
         except (TypeError, ValueError):
             number = 1
-        found = self._read(number) if number >= 1 else []
+        found = self._read(number) if 1 <= number <= self.FARTHEST else []
         if found:
             self.__dict__["count"] = found[0].every  # Paginator.count is a cached_property
         elif number == 1:
