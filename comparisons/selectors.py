@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from django.db.models import Count, Min, Q
+from django.db.models import Min, Q
 from django.urls import reverse
 
 from claims.documents import Claim, Source
@@ -303,19 +303,14 @@ def added_later(table: Table, *, page: ComparisonDocument, current: ComparisonVe
     return later
 
 
-def editorial_for_exact_set(versions: Sequence[VendorVersion]) -> ComparisonVersion | None:
-    """A live editorial comparison of exactly these vendors, if there is one."""
-    ids = [version.item_id for version in versions]
-    return (
-        ComparisonVersion.objects.live()
-        .annotate(
-            size=Count("vendors", distinct=True),
-            matching=Count("vendors", filter=Q(vendors__in=ids), distinct=True),
-        )
-        .filter(size=len(ids), matching=len(ids))
-        .order_by("title")
-        .first()
-    )
+def editorial_for_exact_set(versions: Sequence[VendorVersion]) -> ProfileComparison | None:
+    """A live editorial comparison of exactly these vendors, if there is one (the first by
+    title): read from the live comparisons every profile shares, so a page naming it goes when
+    a comparison is published, changed or taken down."""
+    ids = {version.item_id for version in versions}
+    shows("comparisons")
+    comparisons = cached("live-comparisons", live_comparisons_with_vendors)
+    return next((comparison for comparison in comparisons if comparison.vendor_ids == ids), None)
 
 
 COMPARISONS_ON_A_PROFILE = 6

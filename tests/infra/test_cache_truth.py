@@ -85,6 +85,15 @@ def add_vendor():
     f.publish(vendor)
 
 
+def compare_cerebras_and_groq():
+    """Our editors publish a comparison of exactly the pair: the generated page names it."""
+    f.make_comparison(
+        vendors=[Vendor.objects.get(slug=slug) for slug in ("cerebras", "groq")],
+        title="Cerebras vs Groq",
+        slug="cerebras-vs-groq",
+    )
+
+
 def unpublish_trainium():
     services.unpublish(obj=Vendor.objects.get(slug="aws-trainium"), user=None)
 
@@ -96,6 +105,7 @@ CHANGES = [
     rename_cerebras,
     move_tpu_to_inference,
     add_vendor,
+    compare_cerebras_and_groq,
     unpublish_trainium,
 ]
 
