@@ -106,6 +106,9 @@ def add_ranking_rows(
         version.row = mark_safe(row.replace(YOURS_SLOT, cell, 1))  # noqa: S308
 
 
+TENTH = Decimal("0.1")
+
+
 def your_cell(place: int, score: float | None) -> SafeString:
     """A row's cell in a reader's ranking: its place, and its score to one decimal."""
     # As ``floatformat:1`` rounds (half up, from the number's shortest decimal form), without its
@@ -114,7 +117,6 @@ def your_cell(place: int, score: float | None) -> SafeString:
     return mark_safe(f'<td class="num yours"><span class="place">#{int(place)}</span>{shown}</td>')  # noqa: S308
 
 
-TENTH = Decimal("0.1")
 KINDS = (RANKING, LANE, CARD)  # a scored version's rows
 NOT_SCORED_KINDS = (CARD, NOT_SCORED, NOT_SCORED_IN_LANE)  # a version not scored yet
 log = logging.getLogger(__name__)
