@@ -73,7 +73,9 @@ class Source(Part):
 
     @property
     def pk(self) -> int:
-        return self._pk
+        # Read from pydantic's store of private attributes directly: ``self._pk`` takes its
+        # ``__getattr__``, and a comparison's footnotes ask for hundreds of sources' keys.
+        return self.__pydantic_private__["_pk"]  # type: ignore[index]
 
 
 @dataclass(frozen=True)
@@ -210,7 +212,7 @@ class Claim(Part):
 
     @property
     def cited(self) -> list[Source]:
-        return self._cited
+        return self.__pydantic_private__["_cited"]  # type: ignore[index]  # as Source.pk reads
 
     def evidence_from(self, source: int) -> Evidence:
         """The evidence of the citation of ``source``: full support and no quote unless it says more."""
@@ -222,12 +224,12 @@ class Claim(Part):
     @property
     def citations(self) -> list[tuple[Source, Evidence]]:
         """Each cited source with what it says for the row (a comparison lists them in full)."""
-        return [(source, self.evidence_from(source.pk)) for source in self._cited]
+        return [(source, self.evidence_from(source.pk)) for source in self.cited]
 
     @property
     def notes(self) -> list[Note]:
         """Its footnotes, once a page has numbered them (vendors.selectors.Footnotes)."""
-        return self._notes
+        return self.__pydantic_private__["_notes"]  # type: ignore[index]  # as Source.pk reads
 
     @property
     def cited_as(self) -> str:
@@ -253,11 +255,11 @@ class Verified(Claim):
     )
     @property
     def stale(self) -> bool:
-        return self._stale
+        return self.__pydantic_private__["_stale"]  # type: ignore[index]  # as Source.pk reads
 
     @property
     def is_stale(self) -> bool:
-        return self._stale
+        return self.__pydantic_private__["_stale"]  # type: ignore[index]
 
 
 class PublishedDocument(Part):

@@ -22,6 +22,15 @@ class Quoted:
 
     evidence: Evidence
     rows: list[str] = field(default_factory=list)
+    # The rows, to ask whether one is listed: a source cited by a comparison's every row is
+    # asked as often as it is cited, and a list's ``in`` reads it all each time.
+    named: set[str] = field(default_factory=set, repr=False, compare=False)
+
+    def name(self, row: str) -> None:
+        """List ``row`` among those these words bear on, once."""
+        if row not in self.named:
+            self.named.add(row)
+            self.rows.append(row)
 
 
 @dataclass
@@ -67,8 +76,8 @@ class Footnotes:
                 said = self._quoted.setdefault(source.pk, {})
                 words = (evidence.quote, evidence.wording, evidence.support)  # a summary is no quote
                 quoted = said.setdefault(words, Quoted(evidence=evidence))
-                if label and label not in quoted.rows:
-                    quoted.rows.append(label)
+                if label:
+                    quoted.name(label)
         item._notes = notes  # a document's row keeps its page's numbers privately
         if len(notes) > MARKERS_PER_CLAIM and not any(group.anchor == item.anchor for group in self.groups):
             self.groups.append(GroupedNote(anchor=item.anchor, label=label, notes=notes))

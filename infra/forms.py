@@ -7,24 +7,18 @@ way. Only these forms use it (``FilterForm``): FORM_RENDERER stays Django's, so 
 widgets, and any widget or option this renderer does not know, go through the templates.
 """
 
-from html import escape
-
 from django import forms
 from django.forms.renderers import DjangoTemplates
 
+from .html import escaped
+
 WIDGETS = "django/forms/widgets/"
-
-
-def conditional_escape(value) -> str:
-    """django.utils.html.conditional_escape's text, without its handling of lazy strings
-    (a third of the time here): what is marked safe as it is, anything else escaped."""
-    return value.__html__() if hasattr(value, "__html__") else escape(str(value))
 
 
 def _attrs(attrs: dict) -> str:
     """As ``django/forms/widgets/attrs.html`` writes them."""
     return "".join(
-        f" {conditional_escape(name)}" + ("" if value is True else f'="{conditional_escape(value)}"')
+        f" {escaped(name)}" + ("" if value is True else f'="{escaped(value)}"')
         for name, value in attrs.items()
         if value is not False
     )
@@ -42,9 +36,9 @@ def _options(widget: dict) -> list[dict] | None:
 
 def _input(widget: dict) -> str:
     """``input.html``: an input of any type."""
-    value = "" if widget["value"] is None else f' value="{conditional_escape(widget["value"])}"'
+    value = "" if widget["value"] is None else f' value="{escaped(widget["value"])}"'
     return (
-        f'<input type="{conditional_escape(widget["type"])}" name="{conditional_escape(widget["name"])}"'
+        f'<input type="{escaped(widget["type"])}" name="{escaped(widget["name"])}"'
         f"{value}{_attrs(widget['attrs'])}>"
     )
 
@@ -54,11 +48,11 @@ def _select(widget: dict) -> str | None:
     if (options := _options(widget)) is None:
         return None
     written = "".join(
-        f'\n  <option value="{conditional_escape(option["value"])}"{_attrs(option["attrs"])}>'
-        f"{conditional_escape(option['label'])}</option>\n"
+        f'\n  <option value="{escaped(option["value"])}"{_attrs(option["attrs"])}>'
+        f"{escaped(option['label'])}</option>\n"
         for option in options
     )
-    name = conditional_escape(widget["name"])
+    name = escaped(widget["name"])
     return f'<select name="{name}"{_attrs(widget["attrs"])}>{written}\n</select>'
 
 
@@ -69,7 +63,7 @@ def _checkboxes(widget: dict) -> str | None:
         return None
     written = "".join(
         f"<div>\n    <label{_present('for', option['attrs'].get('id'))}>{_input(option)}\n"
-        f" {conditional_escape(option['label'])}</label>\n\n</div>"
+        f" {escaped(option['label'])}</label>\n\n</div>"
         for option in options
     )
     attrs = widget["attrs"]
@@ -78,7 +72,7 @@ def _checkboxes(widget: dict) -> str | None:
 
 def _present(name: str, value) -> str:
     """An attribute the templates write only when its value is there (``{% if id %}``)."""
-    return f' {name}="{conditional_escape(value)}"' if value else ""
+    return f' {name}="{escaped(value)}"' if value else ""
 
 
 WRITERS = {

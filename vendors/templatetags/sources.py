@@ -11,14 +11,14 @@ not full), then the notes of rows citing more sources than they have markers for
 from __future__ import annotations
 
 from functools import lru_cache
-from html import escape as escape_text
 from typing import Any
 
 from django import template
 from django.template.defaultfilters import date
-from django.utils.html import conditional_escape, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
+
+from infra.html import escaped, format_html
 
 register = template.Library()
 
@@ -34,15 +34,6 @@ def _formatted(day: Any, format_string: str | None, language: str | None) -> str
     return date(day, format_string)
 
 
-def _html(format_string: str, *args: Any) -> SafeString:
-    """Django's ``format_html`` (each value escaped unless it is safe HTML), less its check for
-    lazy strings on every value: a list of tens of sources calls it thousands of times, and
-    its values here are the document's strings, numbers and dates, never lazy."""
-    return mark_safe(
-        format_string.format(*(a.__html__() if hasattr(a, "__html__") else escape_text(str(a)) for a in args))
-    )
-
-
 @register.simple_tag
 def evidence_words(evidence: Any) -> SafeString:
     """A citation's words: the source's own in quotation marks with what the last check of the
@@ -50,15 +41,15 @@ def evidence_words(evidence: Any) -> SafeString:
     if not evidence.quote:
         return mark_safe("")
     if evidence.is_summary:
-        return _html('<span class="summary-label">Summary:</span> {}', evidence.quote)
+        return format_html('<span class="summary-label">Summary:</span> {}', evidence.quote)
     missing = " quote-missing" if evidence.quote_found is False else ""
-    return _html(
+    return format_html(
         '<q>{}</q> <span class="quote-check{}">— {}</span>', evidence.quote, missing, evidence.check_text
     )
 
 
 def _rows(rows: list[str]) -> str:
-    return ", ".join(conditional_escape(row) for row in rows)
+    return ", ".join(map(escaped, rows))
 
 
 def _said(said: Any) -> SafeString:
@@ -66,34 +57,38 @@ def _said(said: Any) -> SafeString:
     evidence, rows = said.evidence, _rows(said.rows)
     colon = ": " if evidence.quote else ""
     if evidence.contradicts:
-        lead = _html(
+        lead = format_html(
             '<strong class="support">Contradicts</strong>{}{}', mark_safe(f" {rows}" if rows else ""), colon
         )
     elif evidence.support_text:
         text = f" for {rows}" if rows else ""
-        lead = _html('<strong class="support">{}</strong>{}{}', evidence.support_text, mark_safe(text), colon)
+        lead = format_html(
+            '<strong class="support">{}</strong>{}{}', evidence.support_text, mark_safe(text), colon
+        )
     elif rows:
-        lead = _html('<span class="evidence-for">On {}:</span> ', mark_safe(rows))
+        lead = format_html('<span class="evidence-for">On {}:</span> ', mark_safe(rows))
     else:
         lead = mark_safe("")
-    return _html('\n      <li class="support-{}">{}{}</li>', evidence.support, lead, evidence_words(evidence))
+    return format_html(
+        '\n      <li class="support-{}">{}{}</li>', evidence.support, lead, evidence_words(evidence)
+    )
 
 
 def _source(source: Any) -> SafeString:
     """A source's line: its title, publisher, when it was accessed and its archived copy."""
-    line: str = _html('<a href="{}" rel="noopener nofollow">{}</a>', source.url, source.title)
+    line: str = format_html('<a href="{}" rel="noopener nofollow">{}</a>', source.url, source.title)
     if source.publisher:
-        line += _html(", {}", source.publisher)
+        line += format_html(", {}", source.publisher)
     if source.accessed_on:
         day = source.accessed_on
-        line += _html(
+        line += format_html(
             '. Accessed <span class="nowrap"><time datetime="{}">{}</time></span>',
             day.isoformat(),
             _date(day),
         )
     line += "."
     if source.archive_url:
-        line += _html(
+        line += format_html(
             ' <a href="{}" rel="noopener nofollow" aria-label="Archived copy of {}">Archived copy</a>.',
             source.archive_url,
             source.title,
@@ -104,27 +99,29 @@ def _source(source: Any) -> SafeString:
 def _entry(entry: Any) -> SafeString:
     quoted = ""
     if entry.quoted:
-        quoted = _html('<ul class="evidence">{}\n    </ul>', mark_safe("".join(map(_said, entry.quoted))))
-    return _html(
+        quoted = format_html(
+            '<ul class="evidence">{}\n    </ul>', mark_safe("".join(map(_said, entry.quoted)))
+        )
+    return format_html(
         '\n  <li id="source-{}">{}\n    {}\n  </li>\n  ', entry.number, _source(entry.source), quoted
     )
 
 
 def _note(note: Any, last: bool) -> SafeString:
     said = note.evidence.support_text
-    return _html(
+    return format_html(
         '<a href="#source-{0}">[{0}]</a> {1}{2}{3}',
         note.number,
         note.source.title,
-        _html(" ({})", said.lower()) if said else "",
+        format_html(" ({})", said.lower()) if said else "",
         "" if last else "; ",
     )
 
 
 def _group(group: Any) -> SafeString:
     notes = mark_safe("".join(_note(note, i == len(group.notes) - 1) for i, note in enumerate(group.notes)))
-    label = _html("{}: ", group.label) if group.label else ""
-    return _html('<li id="{}">{}{}.</li>', group.anchor, label, notes)
+    label = format_html("{}: ", group.label) if group.label else ""
+    return format_html('<li id="{}">{}{}.</li>', group.anchor, label, notes)
 
 
 @register.simple_tag
@@ -133,10 +130,10 @@ def sources_list(footnotes: Any) -> SafeString:
     if not footnotes.sources:
         return mark_safe("\n")
     entries = mark_safe("".join(map(_entry, footnotes.entries)))
-    html = _html('\n\n<ol class="source-list">\n  {}\n</ol>\n', entries)
+    html = format_html('\n\n<ol class="source-list">\n  {}\n</ol>\n', entries)
     if footnotes.groups:
-        groups = format_html_join("", "{}", ((_group(group),) for group in footnotes.groups))
-        html += _html(
+        groups = mark_safe("".join(map(_group, footnotes.groups)))
+        html += format_html(
             '\n<h3 class="grouped-heading">Rows citing more than three sources</h3>\n'
             '<ul class="grouped-notes">\n  {}\n</ul>\n',
             groups,
@@ -146,13 +143,13 @@ def sources_list(footnotes: Any) -> SafeString:
 
 def _cited(source: Any, evidence: Any) -> SafeString:
     """A source in a row's list: its title and publisher, its words and their support."""
-    line: str = _html('<li><a href="{}">{}</a>', source.url, source.title)
+    line: str = format_html('<li><a href="{}">{}</a>', source.url, source.title)
     if source.publisher:
-        line += _html(", {}", source.publisher)
+        line += format_html(", {}", source.publisher)
     if evidence.quote:
-        line += _html(": {}", evidence_words(evidence))
+        line += format_html(": {}", evidence_words(evidence))
     if evidence.support_text:
-        line += _html(' <span class="support">({})</span>', evidence.support_text.lower())
+        line += format_html(' <span class="support">({})</span>', evidence.support_text.lower())
     return mark_safe(line + "</li>")
 
 
@@ -163,9 +160,11 @@ def spec_sources(claim: Any) -> SafeString:
     cited = "".join(_cited(source, evidence) for source, evidence in claim.citations)
     day = claim.verified_on
     verified = (
-        _html('<time datetime="{}">{}</time>', _date(day, "Y-m-d"), _date(day, "j M Y")) if day else "never"
+        format_html('<time datetime="{}">{}</time>', _date(day, "Y-m-d"), _date(day, "j M Y"))
+        if day
+        else "never"
     )
-    return _html(
+    return format_html(
         '<ul class="spec-sources">{}</ul>\n        <span class="muted">Verified {}</span>',
         mark_safe(cited or '<li class="muted">No source cited</li>'),
         verified,
