@@ -76,24 +76,34 @@ def _said(said: Any) -> SafeString:
 
 def _source(source: Any) -> SafeString:
     """A source's line: its title, publisher, when it was accessed and its archived copy."""
-    line: str = format_html('<a href="{}" rel="noopener nofollow">{}</a>', source.url, source.title)
-    if source.publisher:
-        line += format_html(", {}", source.publisher)
-    if source.accessed_on:
-        day = source.accessed_on
+    return _source_line(
+        source.url, source.title, source.publisher, source.accessed_on, source.archive_url, get_language()
+    )
+
+
+@lru_cache(maxsize=4096)
+def _source_line(
+    url: str, title: str, publisher: str, accessed_on: Any, archive_url: str, language: str | None
+) -> SafeString:
+    """``_source``'s line, written once for each source as it stands (a comparison lists tens of
+    sources, and the same ones on page after page)."""
+    line: str = format_html('<a href="{}" rel="noopener nofollow">{}</a>', url, title)
+    if publisher:
+        line += format_html(", {}", publisher)
+    if accessed_on:
         line += format_html(
             '. Accessed <span class="nowrap"><time datetime="{}">{}</time></span>',
-            day.isoformat(),
-            _date(day),
+            accessed_on.isoformat(),
+            _formatted(accessed_on, None, language),
         )
     line += "."
-    if source.archive_url:
+    if archive_url:
         line += format_html(
             ' <a href="{}" rel="noopener nofollow" aria-label="Archived copy of {}">Archived copy</a>.',
-            source.archive_url,
-            source.title,
+            archive_url,
+            title,
         )
-    return mark_safe(line)
+    return mark_safe(line)  # noqa: S308  # each value escaped by format_html
 
 
 def _entry(entry: Any) -> SafeString:
