@@ -12,7 +12,8 @@ from django import template
 from django.template.loader import get_template
 from django.utils.safestring import SafeString, mark_safe
 
-from infra.html import format_html
+from editorial.templatetags.preview import change_mark
+from infra.html import escaped, format_html
 from vendors.templatetags.footnotes import footnotes
 
 register = template.Library()
@@ -56,3 +57,25 @@ def compare_cell(row: Any, cell: Any) -> SafeString:
         return _scored(first)
     href, name = (first.get_absolute_url(), first.name) if first else ("", "")
     return format_html('<a href="{}">{}</a>', href, name)
+
+
+LEADER = ' class="leader"'
+LEADS = '<span class="leader-mark"><span aria-hidden="true">★</span> leads</span>'
+
+
+@register.simple_tag
+def compare_row(row: Any, changes: Any) -> SafeString:
+    """A table row of facts, a score, the total or the lane (an assessment's stays in the
+    template): its heading, and each cell with its contents and its leader mark, as the
+    template wrote them (changes: a preview's marks, "" elsewhere)."""
+    note = f' <span class="muted">({escaped(row.note)})</span>' if row.note else ""
+    mark = change_mark(changes, "criteria", row.criterion_id) if row.criterion_id else ""
+    head = f'<th scope="row">{escaped(row.label)}{note}{mark}</th>'
+    cells = "".join(
+        f'\n          <td data-vendor="{escaped(cell.vendor.name)}"{LEADER if cell.leader else ""}>'
+        f"\n            \n              {compare_cell(row, cell)}\n            \n            "
+        f"{LEADS if cell.leader else ''}\n          </td>\n          "
+        for cell in row.cells
+    )
+    html = f'<tr class="row-{escaped(row.kind)}">\n          {head}\n          {cells}\n        </tr>'
+    return mark_safe(html)  # noqa: S308  # every value escaped above, the marks and cells safe HTML

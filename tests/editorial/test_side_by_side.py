@@ -138,3 +138,26 @@ def test_a_comparison_previews_side_by_side_with_its_changed_summary_marked(clie
 
     assert "<li>Summary: Old summary. -&gt; New summary.</li>" in page
     assert '<span class="change-mark change-changed">Changed</span>New summary.' in framed
+
+
+def test_a_criterion_added_since_the_live_comparison_is_marked_new_on_its_row(client, publisher):
+    memory = f.make_attribute(name="Memory")
+    vendors = [f.make_vendor(name="Alpha"), f.make_vendor(name="Beta")]
+    for vendor, value in zip(vendors, ("96 GB HBM3", "144 GB HBM3e"), strict=True):
+        f.make_fact(vendor=vendor, attribute=memory, value=value)
+        f.publish(vendor)
+    comparison = f.make_comparison(vendors=vendors, title="Alpha vs Beta", slug="alpha-vs-beta")
+    f.make_criterion(comparison=comparison, name="Memory per chip", attribute=memory)
+    comparison.has_unpublished_changes = True  # as the admin's save marks it
+    comparison.save()
+    client.force_login(publisher)
+
+    framed = client.get("/compare/alpha-vs-beta/?frame").content.decode()
+    live = client.get("/compare/alpha-vs-beta/?live").content.decode()
+
+    heading = (
+        '<th scope="row">Memory per chip <span class="muted">(Memory)</span>'
+        '<span class="change-mark change-new">New</span></th>'
+    )
+    assert heading in framed and "144 GB HBM3e" in framed
+    assert "Memory per chip" not in live  # the live comparison has no such criterion yet
