@@ -45,6 +45,11 @@ class Part(BaseModel):
     def pk(self) -> int:
         return self.id  # type: ignore[attr-defined]
 
+    def _private(self, name: str) -> Any:
+        """A private attribute, read from pydantic's store directly: ``self._name`` takes its
+        ``__getattr__``, and a comparison's footnotes ask hundreds of rows and sources for theirs."""
+        return self.__pydantic_private__[name]  # type: ignore[index]
+
 
 def related_rows(value: Any) -> Any:
     """A related manager (a working copy's child rows) as the list of its rows."""
@@ -73,9 +78,7 @@ class Source(Part):
 
     @property
     def pk(self) -> int:
-        # Read from pydantic's store of private attributes directly: ``self._pk`` takes its
-        # ``__getattr__``, and a comparison's footnotes ask for hundreds of sources' keys.
-        return self.__pydantic_private__["_pk"]  # type: ignore[index]
+        return self._private("_pk")
 
 
 @dataclass(frozen=True)
@@ -212,7 +215,7 @@ class Claim(Part):
 
     @property
     def cited(self) -> list[Source]:
-        return self.__pydantic_private__["_cited"]  # type: ignore[index]  # as Source.pk reads
+        return self._private("_cited")
 
     def evidence_from(self, source: int) -> Evidence:
         """The evidence of the citation of ``source``: full support and no quote unless it says more."""
@@ -229,7 +232,7 @@ class Claim(Part):
     @property
     def notes(self) -> list[Note]:
         """Its footnotes, once a page has numbered them (vendors.selectors.Footnotes)."""
-        return self.__pydantic_private__["_notes"]  # type: ignore[index]  # as Source.pk reads
+        return self._private("_notes")
 
     @property
     def cited_as(self) -> str:
@@ -255,11 +258,11 @@ class Verified(Claim):
     )
     @property
     def stale(self) -> bool:
-        return self.__pydantic_private__["_stale"]  # type: ignore[index]  # as Source.pk reads
+        return self._private("_stale")
 
     @property
     def is_stale(self) -> bool:
-        return self.__pydantic_private__["_stale"]  # type: ignore[index]
+        return self._private("_stale")
 
 
 class PublishedDocument(Part):

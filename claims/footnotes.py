@@ -21,16 +21,17 @@ class Quoted:
     """A source's words as the Sources list shows them, with the rows they bear on."""
 
     evidence: Evidence
-    rows: list[str] = field(default_factory=list)
-    # The rows, to ask whether one is listed: a source cited by a comparison's every row is
-    # asked as often as it is cited, and a list's ``in`` reads it all each time.
-    named: set[str] = field(default_factory=set, repr=False, compare=False)
+    # The rows in the order they were named, as a dict's keys: a source cited by a comparison's
+    # every row is named as often as it is cited, and a list's ``in`` reads it all each time.
+    named: dict[str, None] = field(default_factory=dict, repr=False)
+
+    @property
+    def rows(self) -> list[str]:
+        return list(self.named)
 
     def name(self, row: str) -> None:
         """List ``row`` among those these words bear on, once."""
-        if row not in self.named:
-            self.named.add(row)
-            self.rows.append(row)
+        self.named[row] = None
 
 
 @dataclass

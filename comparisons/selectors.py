@@ -303,7 +303,7 @@ def added_later(table: Table, *, page: ComparisonDocument, current: ComparisonVe
     return later
 
 
-def editorial_for_exact_set(versions: Sequence[VendorVersion]) -> ProfileComparison | None:
+def editorial_for_exact_set(versions: Sequence[VendorVersion]) -> LiveComparison | None:
     """A live editorial comparison of exactly these vendors, if there is one (the first by
     title): read from the live comparisons every profile shares, so a page naming it goes when
     a comparison is published, changed or taken down."""
@@ -316,17 +316,17 @@ def editorial_for_exact_set(versions: Sequence[VendorVersion]) -> ProfileCompari
 COMPARISONS_ON_A_PROFILE = 6
 
 
-def live_comparisons_with_vendors() -> list[ProfileComparison]:
+def live_comparisons_with_vendors() -> list[LiveComparison]:
     """Every live comparison (title, summary, address) with its vendors' ids: one query,
     shared by every profile through the cache (infra/cache.py). Editorial comparisons are
     written by hand, so there are tens of them, not thousands."""
     rows = (
         ComparisonVersion.objects.live().order_by("title").values_list("title", "slug", "summary", "vendors")
     )
-    comparisons: dict[str, ProfileComparison] = {}
+    comparisons: dict[str, LiveComparison] = {}
     for title, slug, summary, vendor_id in rows:
         entry = comparisons.setdefault(
-            slug, ProfileComparison(title=title, slug=slug, summary=summary, vendor_ids=set())
+            slug, LiveComparison(title=title, slug=slug, summary=summary, vendor_ids=set())
         )
         if vendor_id is not None:
             entry.vendor_ids.add(vendor_id)
@@ -334,7 +334,10 @@ def live_comparisons_with_vendors() -> list[ProfileComparison]:
 
 
 @dataclass
-class ProfileComparison:
+class LiveComparison:
+    """A live editorial comparison as other pages name it: a profile's list of comparisons, and
+    the notice on a generated comparison of exactly its vendors."""
+
     title: str
     slug: str
     summary: str
@@ -344,7 +347,7 @@ class ProfileComparison:
         return reverse("comparisons:detail", kwargs={"slug": self.slug})
 
 
-def comparisons_for(vendor_id: int) -> list[ProfileComparison]:
+def comparisons_for(vendor_id: int) -> list[LiveComparison]:
     """Live comparisons for a vendor's profile: those that include it first, then others.
 
     The reference profile lists a comparison it is not part of (Cerebras vs Groq vs

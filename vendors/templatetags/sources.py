@@ -85,8 +85,8 @@ def _source(source: Any) -> SafeString:
 def _source_line(
     url: str, title: str, publisher: str, accessed_on: Any, archive_url: str, language: str | None
 ) -> SafeString:
-    """``_source``'s line, written once for each source as it stands (a comparison lists tens of
-    sources, and the same ones on page after page)."""
+    """``_source``'s line, written once for each source as it stands in each language (a
+    comparison lists tens of sources, and the same ones on page after page)."""
     line: str = format_html('<a href="{}" rel="noopener nofollow">{}</a>', url, title)
     if publisher:
         line += format_html(", {}", publisher)
@@ -94,7 +94,7 @@ def _source_line(
         line += format_html(
             '. Accessed <span class="nowrap"><time datetime="{}">{}</time></span>',
             accessed_on.isoformat(),
-            _formatted(accessed_on, None, language),
+            _date(accessed_on),  # in ``language``, the one active, which keys this memo
         )
     line += "."
     if archive_url:
