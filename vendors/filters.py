@@ -226,11 +226,11 @@ class VendorFilter(django_filters.FilterSet):
             groups.append((None, unused))
         counts: dict[int, dict[int, int]] = {}
         for filtered, axes in groups:
-            matching = (
-                self._matching(without=f"min_{filtered.slug}")
-                if filtered
-                else self.filter_queryset(self.queryset.all(), skip=("sort",)).order_by().values("pk")
-            )
+            # The list's own vendors (``qs``, built once) when no filter is left out.
+            if filtered:
+                matching = self._matching(without=f"min_{filtered.slug}")
+            else:
+                matching = self.qs.order_by().values("pk")
             rows = (
                 VersionScore.objects.filter(axis__in=axes, version__in=matching)
                 .order_by()

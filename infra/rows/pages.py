@@ -58,5 +58,19 @@ class KeptRowsPaginator(Paginator):
         counted = self.object_list.order_by().annotate(every=Func(F("pk"), function="COUNT")).values("every")
         sql, params = counted.query.get_compiler(using=self.object_list.db).as_sql()
         every = RawSQL(f"({sql})", params, output_field=IntegerField())  # noqa: S611  # Django's SQL, its params apart
-        rows = self.object_list.filter(pk__in=keys).values(*self.read, every=every)
+        rows = self._by_key().filter(pk__in=keys).values(*self.read, every=every)
         return [self.record(**row) for row in rows]
+
+    def _by_key(self) -> QuerySet[Any]:
+        """What the page's items are read from by key, in the list's order. The keys met the
+        list's filters already, so when the list reads and orders by its model's columns alone
+        (no annotation), the items come from the model's table, and the filters, compiled twice
+        already (the keys, the count), are not compiled a third time; else from the list (what
+        it computes, a reader's weighted score, say, is computed for the page's items alone:
+        reading the page in the one pass that sorts would carry every item's columns through
+        the sort, and PostgreSQL takes a third longer)."""
+        query = self.object_list.query
+        if query.annotations or query.extra or query.combinator or not query.standard_ordering:
+            return self.object_list
+        table = self.object_list.model._base_manager.using(self.object_list.db)
+        return table.order_by(*query.order_by) if query.order_by else table
