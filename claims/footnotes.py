@@ -76,7 +76,9 @@ class Footnotes:
             if evidence.quote or evidence.support_text:
                 said = self._quoted.setdefault(source.pk, {})
                 words = (evidence.quote, evidence.wording, evidence.support)  # a summary is no quote
-                quoted = said.setdefault(words, Quoted(evidence=evidence))
+                quoted = said.get(words)
+                if quoted is None:  # made only when new: a source cited by every row is met often
+                    quoted = said[words] = Quoted(evidence=evidence)
                 if label:
                     quoted.name(label)
         item._notes = notes  # a document's row keeps its page's numbers privately

@@ -44,6 +44,7 @@ from claims.verification import PageVerification, page_verification
 from infra.stored import expires, recording, shows
 
 from .models import score_total
+from .models.versions import profile_url
 
 if TYPE_CHECKING:
     from django.db.models import QuerySet
@@ -155,7 +156,7 @@ class Vendor(Part):
     logo_name = field_validator("logo", mode="before")(_file_name)
 
     def get_absolute_url(self) -> str:
-        return reverse("vendors:detail", kwargs={"slug": self.slug})
+        return profile_url(self.slug)
 
     def described(self) -> list[tuple[str, Any]]:
         """(label, value) for each field the schema gives a title: what a download lists

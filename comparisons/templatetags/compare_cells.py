@@ -5,44 +5,29 @@ includes/stale.html and the footnote markers), so a cell reads as it does on a p
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Any
 
 from django import template
-from django.template.loader import get_template
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
 
 from editorial.templatetags.preview import change_mark
-from infra.html import escaped, format_html
+from infra.html import escaped, format_html, html
 from vendors.templatetags.footnotes import footnotes
+from vendors.templatetags.marks import stale_mark, vendor_stated_mark
 
 register = template.Library()
 
 
-def _stale(item: Any) -> str:
-    return (
-        get_template("includes/stale.html").render({"claim": item})
-        if getattr(item, "is_stale", False)
-        else ""
-    )
-
-
-@cache
-def _vendor_stated() -> str:
-    """The mark of a vendor's own figure: the same on every cell, rendered once a process."""
-    return get_template("includes/vendor_stated.html").render({})
-
-
 def _fact(fact: Any) -> SafeString:
-    stated = _vendor_stated() if fact.vendor_stated else ""
-    marks = mark_safe(stated + _stale(fact) + footnotes(fact))
+    stated = vendor_stated_mark() if fact.vendor_stated else ""
+    marks = html(stated + stale_mark(fact) + footnotes(fact))
     return format_html('<p class="claim">{}{}</p>', fact.value, marks)
 
 
 def _scored(item: Any) -> SafeString:
     if not item:
-        return mark_safe('<span class="muted">not scored</span>')
-    return format_html("<strong>{}</strong>{}{}", item.value, mark_safe(_stale(item)), footnotes(item))
+        return html('<span class="muted">not scored</span>')
+    return format_html("<strong>{}</strong>{}{}", item.value, html(stale_mark(item)), footnotes(item))
 
 
 @register.simple_tag
@@ -51,8 +36,8 @@ def compare_cell(row: Any, cell: Any) -> SafeString:
     first = cell.items[0] if cell.items else None
     if row.kind == "facts":
         if not cell.items:
-            return mark_safe('<span class="muted">not stated</span>')
-        return mark_safe("".join(_fact(fact) for fact in cell.items))
+            return html('<span class="muted">not stated</span>')
+        return html("".join(_fact(fact) for fact in cell.items))
     if row.kind in ("score", "total"):
         return _scored(first)
     href, name = (first.get_absolute_url(), first.name) if first else ("", "")
@@ -77,5 +62,5 @@ def compare_row(row: Any, changes: Any) -> SafeString:
         f"{LEADS if cell.leader else ''}\n          </td>\n          "
         for cell in row.cells
     )
-    html = f'<tr class="row-{escaped(row.kind)}">\n          {head}\n          {cells}\n        </tr>'
-    return mark_safe(html)  # noqa: S308  # every value escaped above, the marks and cells safe HTML
+    # Every value escaped above, the marks and cells safe HTML.
+    return html(f'<tr class="row-{escaped(row.kind)}">\n          {head}\n          {cells}\n        </tr>')

@@ -15,10 +15,12 @@ from typing import Any
 
 from django import template
 from django.template.defaultfilters import date
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
 from django.utils.translation import get_language
 
-from infra.html import escaped, format_html
+from infra.html import escaped, format_html, html
+
+from .marks import stale_mark, vendor_stated_mark
 
 register = template.Library()
 
@@ -39,7 +41,7 @@ def evidence_words(evidence: Any) -> SafeString:
     """A citation's words: the source's own in quotation marks with what the last check of the
     source found of them, or our summary, labelled and never quoted."""
     if not evidence.quote:
-        return mark_safe("")
+        return html("")
     if evidence.is_summary:
         return format_html('<span class="summary-label">Summary:</span> {}', evidence.quote)
     missing = " quote-missing" if evidence.quote_found is False else ""
@@ -58,17 +60,17 @@ def _said(said: Any) -> SafeString:
     colon = ": " if evidence.quote else ""
     if evidence.contradicts:
         lead = format_html(
-            '<strong class="support">Contradicts</strong>{}{}', mark_safe(f" {rows}" if rows else ""), colon
+            '<strong class="support">Contradicts</strong>{}{}', html(f" {rows}" if rows else ""), colon
         )
     elif evidence.support_text:
         text = f" for {rows}" if rows else ""
         lead = format_html(
-            '<strong class="support">{}</strong>{}{}', evidence.support_text, mark_safe(text), colon
+            '<strong class="support">{}</strong>{}{}', evidence.support_text, html(text), colon
         )
     elif rows:
-        lead = format_html('<span class="evidence-for">On {}:</span> ', mark_safe(rows))
+        lead = format_html('<span class="evidence-for">On {}:</span> ', html(rows))
     else:
-        lead = mark_safe("")
+        lead = html("")
     return format_html(
         '\n      <li class="support-{}">{}{}</li>', evidence.support, lead, evidence_words(evidence)
     )
@@ -103,15 +105,13 @@ def _source_line(
             archive_url,
             title,
         )
-    return mark_safe(line)  # noqa: S308  # each value escaped by format_html
+    return html(line)  # each value escaped by format_html
 
 
 def _entry(entry: Any) -> SafeString:
     quoted = ""
     if entry.quoted:
-        quoted = format_html(
-            '<ul class="evidence">{}\n    </ul>', mark_safe("".join(map(_said, entry.quoted)))
-        )
+        quoted = format_html('<ul class="evidence">{}\n    </ul>', html("".join(map(_said, entry.quoted))))
     return format_html(
         '\n  <li id="source-{}">{}\n    {}\n  </li>\n  ', entry.number, _source(entry.source), quoted
     )
@@ -129,7 +129,7 @@ def _note(note: Any, last: bool) -> SafeString:
 
 
 def _group(group: Any) -> SafeString:
-    notes = mark_safe("".join(_note(note, i == len(group.notes) - 1) for i, note in enumerate(group.notes)))
+    notes = html("".join(_note(note, i == len(group.notes) - 1) for i, note in enumerate(group.notes)))
     label = format_html("{}: ", group.label) if group.label else ""
     return format_html('<li id="{}">{}{}.</li>', group.anchor, label, notes)
 
@@ -138,17 +138,17 @@ def _group(group: Any) -> SafeString:
 def sources_list(footnotes: Any) -> SafeString:
     """The Sources list of ``footnotes``: nothing when the page cites no source."""
     if not footnotes.sources:
-        return mark_safe("\n")
-    entries = mark_safe("".join(map(_entry, footnotes.entries)))
-    html = format_html('\n\n<ol class="source-list">\n  {}\n</ol>\n', entries)
+        return html("\n")
+    entries = html("".join(map(_entry, footnotes.entries)))
+    listed = format_html('\n\n<ol class="source-list">\n  {}\n</ol>\n', entries)
     if footnotes.groups:
-        groups = mark_safe("".join(map(_group, footnotes.groups)))
-        html += format_html(
+        groups = html("".join(map(_group, footnotes.groups)))
+        listed += format_html(
             '\n<h3 class="grouped-heading">Rows citing more than three sources</h3>\n'
             '<ul class="grouped-notes">\n  {}\n</ul>\n',
             groups,
         )
-    return mark_safe(html + "\n")
+    return html(listed + "\n")
 
 
 def _cited(source: Any, evidence: Any) -> SafeString:
@@ -160,7 +160,7 @@ def _cited(source: Any, evidence: Any) -> SafeString:
         line += format_html(": {}", evidence_words(evidence))
     if evidence.support_text:
         line += format_html(' <span class="support">({})</span>', evidence.support_text.lower())
-    return mark_safe(line + "</li>")
+    return html(line + "</li>")
 
 
 @register.simple_tag
@@ -176,6 +176,46 @@ def spec_sources(claim: Any) -> SafeString:
     )
     return format_html(
         '<ul class="spec-sources">{}</ul>\n        <span class="muted">Verified {}</span>',
-        mark_safe(cited or '<li class="muted">No source cited</li>'),
+        html(cited or '<li class="muted">No source cited</li>'),
         verified,
+    )
+
+
+NOT_STATED = '<span class="muted">not stated</span>'
+
+
+@register.simple_tag
+def sources_differ(spec: Any) -> SafeString:
+    """Beside a chip spec whose cited sources state different figures (chips/stated.py): "Sources
+    differ" with each source's figure, until an editor settles it with a note, which readers
+    then see in its place; else nothing."""
+    if spec.sources_differ:
+        figures = " vs ".join(
+            f"{escaped(shown)} ({', '.join(map(escaped, names))})" for shown, names in spec.stated_figures
+        )
+        label = '<span class="sources-differ-label">Sources differ:</span>'
+        return html(f'<span class="sources-differ">{label} {figures}</span>')  # each value escaped
+    if spec.settled_note:
+        return format_html('<span class="difference-note">Sources differ: {}</span>', spec.settled_note)
+    return html("")
+
+
+def _differ(spec: Any) -> str:
+    """``sources_differ`` as vendors/includes/sources_differ.html puts it, where it says something."""
+    return f"\n{sources_differ(spec)}\n" if spec.sources_differ or spec.settled_note else ""
+
+
+@register.simple_tag
+def spec_cell(spec: Any) -> SafeString:
+    """A spec's cell on the chip comparison (``spec`` None: the chip states none): its figure as
+    the source gives it, converted where sources differ in unit, its marks and its sources in
+    full, written here once a cell rather than by the table's template logic, as the template
+    wrote it."""
+    if not spec:
+        return html(NOT_STATED)
+    converted = f' <span class="converted">({escaped(spec.converted)})</span>' if spec.converted else ""
+    stated = vendor_stated_mark() if spec.vendor_stated else ""
+    return html(  # each value escaped, each mark its shared template's
+        f"<strong>{escaped(spec.as_given)}</strong>{converted}{stated}{stale_mark(spec)}"
+        f"\n        {_differ(spec)}\n        {spec_sources(spec)}\n      "
     )
