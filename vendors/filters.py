@@ -161,16 +161,17 @@ class VendorFilter(django_filters.FilterSet):
         """Primary keys of the vendors the other filters (all but ``without``) let through."""
         return self.filter_queryset(self.queryset.all(), skip=(without, "sort")).order_by().values("pk")
 
-    def count_options(self):
+    def count_options(self, *, listed=None):
         """Label each option with how many vendors it would match, given the other filters.
 
         A constant number of queries whatever the number of vendors: one for the lanes and
         the totals, one for the scores plus one per score filter in use. The bare list's
-        counts are the catalogue's, shared through the cache (infra/cache.py).
+        counts are the catalogue's, shared through the cache (infra/cache.py). ``listed``: the
+        list's keys as its page compiled them (infra/rows/pages.py), not compiled again here.
         """
         self.form.is_valid()
         if any(value for name, value in self.form.cleaned_data.items() if name != "sort"):
-            counts = self._option_counts()
+            counts = self._option_counts(listed)
         else:
             counts = cached("vendor-list-option-counts", self._option_counts)
         by_lane, totals, scores = counts["lanes"], counts["totals"], counts["scores"]
@@ -187,9 +188,9 @@ class VendorFilter(django_filters.FilterSet):
                 for n in range(1, SCORE_MAX + 1)
             ]
 
-    def _option_counts(self):
+    def _option_counts(self, listed=None):
         """{"lanes": {slug: n}, "totals": {"at_least_N": n}, "scores": {axis pk: {value: n}}}."""
-        return {**self._lane_and_total_counts(), "scores": self._score_counts()}
+        return {**self._lane_and_total_counts(), "scores": self._score_counts(listed)}
 
     def _lane_and_total_counts(self):
         """The lanes' and the totals' counts from one grouped query: the vendors the other
@@ -213,7 +214,7 @@ class VendorFilter(django_filters.FilterSet):
                     totals[f"at_least_{threshold}"] += n
         return {"lanes": lanes, "totals": totals}
 
-    def _score_counts(self):
+    def _score_counts(self, listed=None):
         """{axis pk: {value: how many matching vendors have it}}.
 
         The axes the visitor has not filtered on all count over the same vendors, so they
@@ -226,11 +227,12 @@ class VendorFilter(django_filters.FilterSet):
             groups.append((None, unused))
         counts: dict[int, dict[int, int]] = {}
         for filtered, axes in groups:
-            # The list's own vendors (``qs``, built once) when no filter is left out.
+            # The list's own vendors (as its page compiled them, or ``qs``, built once) when no
+            # filter is left out.
             if filtered:
                 matching = self._matching(without=f"min_{filtered.slug}")
             else:
-                matching = self.qs.order_by().values("pk")
+                matching = listed if listed is not None else self.qs.order_by().values("pk")
             rows = (
                 VersionScore.objects.filter(axis__in=axes, version__in=matching)
                 .order_by()

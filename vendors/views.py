@@ -223,7 +223,7 @@ class VendorListView(FilterView):
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        self.filterset.count_options()
+        self.filterset.count_options(listed=context["paginator"].listed)
         shows(*self.filterset.shown_keys())
         rows.add_rows(rows.CARD, list(context["vendors"]))
         context["total_max"] = total_max(len(self.filterset.axes))  # the total filter's "of 10"

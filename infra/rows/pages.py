@@ -8,8 +8,9 @@ from types import SimpleNamespace
 from typing import Any
 
 from django.core.paginator import Page, Paginator
-from django.db.models import F, Func, IntegerField, QuerySet
+from django.db.models import IntegerField, QuerySet
 from django.db.models.expressions import RawSQL
+from django.utils.functional import cached_property
 
 
 class KeptRowsPaginator(Paginator):
@@ -54,12 +55,19 @@ class KeptRowsPaginator(Paginator):
     def _read(self, number: int) -> list[Any]:
         bottom = (number - 1) * self.per_page
         keys = self.object_list.values("pk")[bottom : bottom + self.per_page]
-        # Compiled on its own (a Subquery would copy and relabel the whole list's query again).
-        counted = self.object_list.order_by().annotate(every=Func(F("pk"), function="COUNT")).values("every")
-        sql, params = counted.query.get_compiler(using=self.object_list.db).as_sql()
-        every = RawSQL(f"({sql})", params, output_field=IntegerField())  # noqa: S611  # Django's SQL, its params apart
+        counted = f"(SELECT COUNT(*) FROM ({self.listed.sql}) listed)"  # noqa: S608  # Django's SQL
+        every = RawSQL(counted, self.listed.params, output_field=IntegerField())  # noqa: S611  # params apart
         rows = self._by_key().filter(pk__in=keys).values(*self.read, every=every)
         return [self.record(**row) for row in rows]
+
+    @cached_property
+    def listed(self) -> RawSQL:
+        """The keys of every item of the list, as SQL compiled once (a Subquery would copy and
+        relabel the whole list's query each time it is used): the page's count reads it, and so
+        may what counts the list's options (vendors/filters.py)."""
+        keys = self.object_list.order_by().values("pk")
+        sql, params = keys.query.get_compiler(using=self.object_list.db).as_sql()
+        return RawSQL(sql, params)  # noqa: S611  # Django's SQL, its params apart
 
     def _by_key(self) -> QuerySet[Any]:
         """What the page's items are read from by key, in the list's order. The keys met the
