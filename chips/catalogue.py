@@ -6,7 +6,7 @@ so chips cannot import it: the vendors app registers its catalogue here when it 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from typing import TYPE_CHECKING, Any, Protocol
 
 from django.db.models import QuerySet
@@ -47,8 +47,9 @@ class Catalogue(Protocol):
         ``document_of`` reads (a page of many vendors' chips parses no more of them)."""
         ...
 
-    def document_of(self, version: Any) -> ChipsDocument:
-        """A version's published document, parsed once."""
+    def document_of(self, version: Any, *, chips: Collection[str] | None = None) -> ChipsDocument:
+        """A version's published document, parsed once; with ``chips`` (slugs), its vendor and
+        those chips alone, parsed each time asked (a comparison shows one chip of a vendor)."""
         ...
 
 

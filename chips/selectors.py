@@ -178,9 +178,10 @@ def drawn(rows: Iterable[VersionChip]) -> list[LiveChip]:
     return list(drawn_by_pk(rows).values())
 
 
-def drawn_by_pk(rows: Iterable[VersionChip]) -> dict[int, LiveChip]:
+def drawn_by_pk(rows: Iterable[VersionChip], *, these_only: bool = False) -> dict[int, LiveChip]:
     """{indexed chip's pk: the chip drawn from its version's document}, in the order of
-    ``rows``, leaving out a chip its document does not hold."""
+    ``rows``, leaving out a chip its document does not hold. With ``these_only``, each document
+    is parsed for the chips of ``rows`` alone (a comparison's, which reads no other)."""
     rows = list(rows)
     # Rows read with their versions' documents deferred (a page of many chips of one version
     # would decode its document once a row) have them read here, in one query.
@@ -190,10 +191,13 @@ def drawn_by_pk(rows: Iterable[VersionChip]) -> dict[int, LiveChip]:
     documents: dict[int, ChipsDocument] = {}
     read = catalogue().document_of
     drawn = {}
+    wanted: dict[int, set[str]] = {}
+    for row in rows:
+        wanted.setdefault(row.version_id, set()).add(row.slug)
     for row in rows:
         version = versions[row.version_id]
         if row.version_id not in documents:
-            documents[row.version_id] = read(version)
+            documents[row.version_id] = read(version, chips=wanted[row.version_id] if these_only else None)
         document = documents[row.version_id]
         chip = next((chip for chip in document.chips if chip.slug == row.slug), None)
         if chip is not None:
@@ -209,9 +213,11 @@ def _with_documents(version_ids: set[int]) -> Iterable[Any]:
     return catalogue().with_chips(version_ids)
 
 
-def chips_by_slug(slugs: Sequence[str]) -> tuple[list[LiveChip], list[str]]:
-    """The live chips of ``slugs`` in the order asked, and the slugs that are no live chip."""
-    found = {chip.slug: chip for chip in drawn(live_chips().filter(slug__in=list(slugs)))}
+def chips_by_slug(slugs: Sequence[str], *, these_only: bool = False) -> tuple[list[LiveChip], list[str]]:
+    """The live chips of ``slugs`` in the order asked, and the slugs that are no live chip; with
+    ``these_only``, their documents parsed for them alone (``drawn_by_pk``)."""
+    rows = live_chips().filter(slug__in=list(slugs))
+    found = {chip.slug: chip for chip in drawn_by_pk(rows, these_only=these_only).values()}
     return [found[slug] for slug in slugs if slug in found], [slug for slug in slugs if slug not in found]
 
 

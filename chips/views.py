@@ -270,7 +270,7 @@ def chip_compare(request):
     404 that still offers the others; none at all asks the reader to pick some."""
     slugs = asked_slugs(request)
     left_out = slugs[COMPARE_AT_MOST:]
-    chips, missing = selectors.chips_by_slug(slugs[:COMPARE_AT_MOST])
+    chips, missing = selectors.chips_by_slug(slugs[:COMPARE_AT_MOST], these_only=True)
     priced = market_rows.priced(chips)
     context = {
         "chips": chips,

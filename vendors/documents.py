@@ -18,7 +18,7 @@ Domain rules are its methods: staleness (claims/freshness.py), the page's verifi
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from django.conf import settings
@@ -340,12 +340,18 @@ class LiveProfiles:
         only = VendorVersion.objects.defer("document", "history", "changes")
         return only.filter(pk__in=version_ids).annotate(**parts)
 
-    def document_of(self, version: Any) -> PublishedChips:
+    def document_of(self, version: Any, *, chips: Collection[str] | None = None) -> PublishedChips:
         """A live version's chips' part (its vendor, its chips and the sources), parsed once:
-        from those parts alone when it was read ``with_chips``. A stored page reading it shows
-        that part only (``chips_key``), not the rest of the document."""
+        from those parts alone when it was read ``with_chips``. With ``chips`` (slugs), only
+        those chips, parsed each time (the rest of a vendor's chips is what most of the part
+        costs to parse, and a comparison shows one). A stored page reading it shows that part
+        only (``chips_key``), not the rest of the document."""
         parsed: PublishedChips | None = version.__dict__.get("_parsed_chips")
-        if parsed is None:
+        if parsed is None and chips is not None:
+            parts = chips_parts(version)
+            parts["chips"] = [chip for chip in parts["chips"] if chip.get("slug") in chips]
+            parsed = PublishedChips.parse(parts)
+        elif parsed is None:
             parsed = version._parsed_chips = PublishedChips.parse(chips_parts(version))
         if recording():
             shows(version.chips_key)
