@@ -13,7 +13,7 @@ from django.utils.safestring import SafeString
 from editorial.templatetags.preview import change_mark
 from infra.html import escaped, format_html, html
 from vendors.templatetags.footnotes import footnotes
-from vendors.templatetags.marks import stale_mark, vendor_stated_mark
+from vendors.templatetags.marks import NOT_STATED, stale_mark, vendor_stated_mark
 
 register = template.Library()
 
@@ -36,7 +36,7 @@ def compare_cell(row: Any, cell: Any) -> SafeString:
     first = cell.items[0] if cell.items else None
     if row.kind == "facts":
         if not cell.items:
-            return html('<span class="muted">not stated</span>')
+            return html(NOT_STATED)
         return html("".join(_fact(fact) for fact in cell.items))
     if row.kind in ("score", "total"):
         return _scored(first)

@@ -9,6 +9,8 @@ from typing import Any
 
 from django.template.loader import get_template
 
+NOT_STATED = '<span class="muted">not stated</span>'  # a figure no source gives, in a table's cell
+
 
 def stale_mark(item: Any) -> str:
     """The stale mark of ``item`` when it is stale, else nothing."""

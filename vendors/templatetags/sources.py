@@ -20,7 +20,7 @@ from django.utils.translation import get_language
 
 from infra.html import escaped, format_html, html
 
-from .marks import stale_mark, vendor_stated_mark
+from .marks import NOT_STATED, stale_mark, vendor_stated_mark
 
 register = template.Library()
 
@@ -181,9 +181,6 @@ def spec_sources(claim: Any) -> SafeString:
     )
 
 
-NOT_STATED = '<span class="muted">not stated</span>'
-
-
 @register.simple_tag
 def sources_differ(spec: Any) -> SafeString:
     """Beside a chip spec whose cited sources state different figures (chips/stated.py): "Sources
@@ -202,7 +199,8 @@ def sources_differ(spec: Any) -> SafeString:
 
 def _differ(spec: Any) -> str:
     """``sources_differ`` as vendors/includes/sources_differ.html puts it, where it says something."""
-    return f"\n{sources_differ(spec)}\n" if spec.sources_differ or spec.settled_note else ""
+    said = sources_differ(spec)
+    return f"\n{said}\n" if said else ""
 
 
 @register.simple_tag
