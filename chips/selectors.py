@@ -13,6 +13,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.db.models import Count, ExpressionWrapper, F, FloatField, OuterRef, QuerySet, Subquery
+from django.db.models.expressions import RawSQL
 from django.db.models.functions import Cast, Coalesce
 from django.utils import timezone
 from django.utils.text import Truncator
@@ -152,6 +153,11 @@ def with_precision(chips: QuerySet[VersionChip], precision: str) -> QuerySet[Ver
 def reached(chips: QuerySet[VersionChip], stage: str) -> QuerySet[VersionChip]:
     """Chips that have reached ``stage`` or a later one (announced, preview, generally available)."""
     return chips.filter(stage__in=list(STAGES)[list(STAGES).index(stage) :])
+
+
+def chips_of(keys: RawSQL) -> QuerySet[VersionChip]:
+    """The chips of ``keys`` (a list's keys as its page compiled them: infra/rows/pages.py)."""
+    return VersionChip.objects.filter(pk__in=keys)
 
 
 def stage_counts(chips: QuerySet[VersionChip]) -> dict[str, int]:

@@ -131,8 +131,11 @@ class ChipListView(TemplateView):
         shows(PAGE_KEY)
         form = ChipListForm(self.request.GET)
         form.is_valid()
-        chips, sort = _listed(form)
-        page = KeptRowsPaginator(chips, CHIPS_PER_PAGE).get_page(self.request.GET.get("page"))
+        filtered = _filtered(form)
+        chips, sort = _listed(form, filtered)
+        paginator = KeptRowsPaginator(chips, CHIPS_PER_PAGE)
+        page = paginator.get_page(self.request.GET.get("page"))
+        _count_options(form, filtered, listed=selectors.chips_of(paginator.listed))
         listed = list(page.object_list)
         rows = chip_rows.chip_rows(listed)
         context.update(
@@ -149,9 +152,9 @@ class ChipListView(TemplateView):
         return context
 
 
-def _listed(form: ChipListForm) -> tuple[QuerySet[VersionChip], str]:
-    """The chips a valid ``form`` asks for, sorted, and the sort; each choice of the form counts
-    the chips the other filters leave."""
+def _filtered(form: ChipListForm) -> QuerySet[VersionChip]:
+    """The chips a valid ``form``'s ranges and prices leave (its choices, precision and stage,
+    apart: each choice counts the chips the other filters leave)."""
     chips = selectors.live_chips()
     for name, kind in RANGES.items():
         if (minimum := form.value(name)) is not None:
@@ -160,16 +163,32 @@ def _listed(form: ChipListForm) -> tuple[QuerySet[VersionChip], str]:
         chips = selectors.at_most_price(chips, maximum)
     if (maximum := form.value("max_pflop_hour")) is not None:
         chips = selectors.at_most_pflop_hour(chips, maximum)
+    return chips
+
+
+def _listed(form: ChipListForm, chips: QuerySet[VersionChip]) -> tuple[QuerySet[VersionChip], str]:
+    """The chips the whole of a valid ``form`` asks for, of those its ranges left, sorted, and
+    the sort."""
     precision, stage = form.value("precision"), form.value("stage")
-    by_precision = selectors.with_precision(chips, precision) if precision else chips
-    form.count_stages(selectors.stage_counts(by_precision))
     if stage:
         chips = selectors.reached(chips, stage)
-    form.count_precisions(selectors.precision_counts(chips))
     if precision:
         chips = selectors.with_precision(chips, precision)
     sort = form.value("sort") or SORTS[0][0]
     return _sorted(chips, sort).select_related(None).only(*chip_rows.LISTED), sort
+
+
+def _count_options(
+    form: ChipListForm, chips: QuerySet[VersionChip], *, listed: QuerySet[VersionChip]
+) -> None:
+    """Count each stage and precision over the chips the other filters leave, of ``chips`` (what
+    the ranges and prices left): where the form asks for no stage (or no precision), that is
+    the page's own list, ``listed`` (its keys as its page compiled them), not compiled again."""
+    precision, stage = form.value("precision"), form.value("stage")
+    by_precision = selectors.with_precision(chips, precision) if precision else chips
+    form.count_stages(selectors.stage_counts(by_precision if stage else listed))
+    by_stage = selectors.reached(chips, stage) if stage else chips
+    form.count_precisions(selectors.precision_counts(by_stage if precision else listed))
 
 
 def _sorted(chips: QuerySet[VersionChip], sort: str) -> QuerySet[VersionChip]:
