@@ -5,6 +5,7 @@ from django import forms
 from django.db.models import Count, F, Q
 
 from infra.cache import cached
+from infra.fixed import FixedRead
 from infra.forms import FilterForm
 
 from .models import SCORE_MAX, Axis, Lane, VersionScore
@@ -27,6 +28,9 @@ SORT_LABELS = [
     ("-verified", "Most recently verified"),
     ("verified", "Least recently verified"),
 ]
+
+
+_LANES = FixedRead(lambda: Lane.objects.only("name", "slug"))  # every lane in order: the choices
 
 
 class VendorFilter(django_filters.FilterSet):
@@ -80,7 +84,7 @@ class VendorFilter(django_filters.FilterSet):
     def lanes(self) -> list[Lane]:
         """Every lane, in order: one query, for the choices, their counts and the keys shown."""
         if self._lanes is None:
-            self._lanes = list(Lane.objects.only("name", "slug"))
+            self._lanes = _LANES()
         return self._lanes
 
     def search(self, queryset, name, value):

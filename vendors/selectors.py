@@ -31,6 +31,7 @@ from claims.documents import Source
 from claims.verification import PageVerification
 from editorial.services import HistoryEntry
 from infra.cache import cached
+from infra.fixed import FixedRead
 from infra.stored import shows, unrecorded
 
 from . import alternatives, documents
@@ -70,9 +71,12 @@ SITE_TEXT_KEY = "site-text"  # ... that reads the site's text (SiteSettings)
 LANE_COUNTS_KEY = "lane-counts"  # ... that prints how many live vendors each lane has
 
 
+_ACTIVE_AXES = FixedRead(lambda: Axis.objects.filter(is_active=True))
+
+
 def active_axes() -> list[Axis]:
     shows(AXES_KEY)
-    return cached("active-axes", lambda: list(Axis.objects.filter(is_active=True)))
+    return cached("active-axes", _ACTIVE_AXES)
 
 
 def described_axes() -> list[Axis]:

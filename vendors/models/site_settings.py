@@ -5,6 +5,7 @@ from django.db import models
 from django.db.models import Q
 
 from claims.markdown import links_somewhere
+from infra.fixed import FixedRead
 
 CALLOUT_NEEDS_A_LINK = (
     "The explainer callout names a page, so it must link to it: write the name as a Markdown "
@@ -60,4 +61,7 @@ class SiteSettings(models.Model):
     @classmethod
     def load(cls):
         """The saved row, or the defaults while nobody has saved one: reading never writes."""
-        return cls.objects.filter(pk=1).first() or cls(pk=1)
+        return next(iter(_SAVED()), None) or cls(pk=1)
+
+
+_SAVED = FixedRead(lambda: SiteSettings.objects.filter(pk=1).order_by()[:1])  # the one row, if saved
