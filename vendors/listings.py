@@ -92,7 +92,7 @@ def page_of(
 ) -> Page[Listed]:
     """Page ``number`` of a list of ``versions`` whose rows are kept (vendors/rows.py), each read
     as ``Listed`` (with ``weighted``, a ranking by a reader's weights), with the count of all:
-    one query."""
+    one query (two with ``weighted``: its keys and scores, then its items by key)."""
     read = (*Listed.READ, "weighted") if weighted else Listed.READ
     return KeptRowsPaginator(versions, per_page, read=read, record=Listed).get_page(number)
 

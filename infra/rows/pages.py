@@ -17,7 +17,8 @@ class KeptRowsPaginator(Paginator):
     """Reads a page's items as ``record(**columns)`` (``read``: their key first, and what the
     list computes with), in order, with the count of all, in one query: the page's keys from the
     sort index alone (an index-only scan however deep the page), its items by key, and the count
-    as a subquery the database computes once. A page number past the last (or below 1) asks the
+    as a subquery the database computes once (a list that reads what it computes, in two:
+    ``_read_computed``). A page number past the last (or below 1) asks the
     count alone, then shows the last page, as Django's ``get_page`` does; one that is not a
     number shows the first."""
 
