@@ -12,10 +12,13 @@ from collections.abc import Iterable, Sequence
 from typing import Any, Self, cast
 
 from django.db.models import F, QuerySet
+from django.utils import timezone
 
 from claims.documents import Claim, PublishedDocument
+from infra.fixed import FixedRead
 from vendors.documents import Fact, HasAxis, Score, Vendor, VendorDocument
 from vendors.models import VendorVersion
+from vendors.selectors import live_vendors
 
 # The parts of a published document a column shows, each read as a version's column ``<part>_part``.
 PARTS = ("vendor", "facts", "scores", "sources")
@@ -56,3 +59,12 @@ def with_parts(versions: QuerySet[VendorVersion]) -> QuerySet[VendorVersion]:
     """``versions`` with the parts of their documents a column shows, and not the rest."""
     parts = {f"{part}_part": F(f"document__{part}") for part in PARTS}
     return versions.defer("document", "history", "changes").annotate(**parts)
+
+
+def live_with_parts(slugs: Sequence[str]) -> list[VendorVersion]:
+    """The live versions at ``slugs`` (in no order), ``with_parts``: compiled once for each
+    number of vendors a comparison names (infra/fixed.py), not for each page."""
+    return _LIVE_WITH_PARTS(slugs=list(slugs), at=timezone.now())
+
+
+_LIVE_WITH_PARTS = FixedRead(lambda slugs, at: with_parts(live_vendors(at=at).filter(slug__in=slugs)))

@@ -9,16 +9,18 @@ from dataclasses import dataclass, field
 
 from django.db.models import Min, Q
 from django.urls import reverse
+from django.utils import timezone
 
 from claims.documents import Claim, Source
 from claims.verification import PageVerification
 from infra.cache import cached
+from infra.fixed import FixedRead
 from infra.stored import shows
 from vendors import documents
 from vendors.models import Axis, VendorVersion, total_max
 from vendors.selectors import Footnotes, active_axes, live_vendors
 
-from .columns import ComparedProfile, with_parts
+from .columns import ComparedProfile, live_with_parts, with_parts
 from .documents import Assessment, ComparisonDocument, Criterion, Entry
 from .models import MAX_VENDORS, MIN_VENDORS, ComparisonVersion
 
@@ -108,7 +110,7 @@ class Table:
 
 def live_vendors_by_slug(slugs: Sequence[str]) -> list[VendorVersion] | None:
     """The live versions of the vendors named, in the order asked; None if any is not live."""
-    found = {v.slug: v for v in with_parts(live_vendors().filter(slug__in=slugs))}
+    found = {v.slug: v for v in live_with_parts(slugs)}
     if len(found) != len(slugs):
         return None
     return [found[slug] for slug in slugs]
@@ -316,13 +318,20 @@ def editorial_for_exact_set(versions: Sequence[VendorVersion]) -> LiveComparison
 COMPARISONS_ON_A_PROFILE = 6
 
 
+_LIVE_COMPARISONS = FixedRead(
+    lambda at: (
+        ComparisonVersion.objects.live(at=at)
+        .order_by("title")
+        .values_list("title", "slug", "summary", "vendors")
+    )
+)
+
+
 def live_comparisons_with_vendors() -> list[LiveComparison]:
     """Every live comparison (title, summary, address) with its vendors' ids: one query,
     shared by every profile through the cache (infra/cache.py). Editorial comparisons are
     written by hand, so there are tens of them, not thousands."""
-    rows = (
-        ComparisonVersion.objects.live().order_by("title").values_list("title", "slug", "summary", "vendors")
-    )
+    rows = _LIVE_COMPARISONS(at=timezone.now())
     comparisons: dict[str, LiveComparison] = {}
     for title, slug, summary, vendor_id in rows:
         entry = comparisons.setdefault(

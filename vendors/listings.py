@@ -28,16 +28,18 @@ from django.db.models import (
 )
 from django.db.models.fields.json import KeyTransform
 from django.db.models.functions import Coalesce
+from django.utils import timezone
 from django.utils.safestring import SafeString
 from django.utils.translation import ngettext
 
 from editorial.models import VersionQuerySet
+from infra.fixed import FixedRead
 from infra.rows.pages import KeptRowsPaginator
 from infra.stored import expires, shows
 
 from .documents import PublishedScores
 from .models import Axis, Lane, VendorVersion, VersionScore
-from .models.versions import profile_url
+from .models.versions import VendorVersionQuerySet, profile_url
 from .selectors import ScoreCells, live_vendors
 
 if TYPE_CHECKING:
@@ -283,9 +285,17 @@ def not_scored_yet(*, lane: Lane | None = None) -> NotScoredYet:
     """Live vendors without a total (in ``lane`` if given), by name: one query, however many
     (each row carries the whole count, a window computed before the LIMIT)."""
     shows(f"lane-{lane.pk}" if lane else "entries")
-    queryset = live_vendors().not_scored()  # their rows are kept (vendors/rows.py)
-    if lane is not None:
-        queryset = queryset.filter(lane=lane)
-    read = queryset.values(*Listed.READ, every=Window(Count("pk"))).order_by("name", "pk")
-    rows = [Listed(**row) for row in read[:NOT_SCORED_SHOWN]]
+    now = timezone.now()
+    read = _NOT_SCORED_IN_LANE(at=now, lane=lane.pk) if lane is not None else _NOT_SCORED(at=now)
+    rows = [Listed(**row) for row in read]
     return NotScoredYet(vendors=rows, count=rows[0].every if rows else 0)
+
+
+def _not_scored(versions: VendorVersionQuerySet) -> QuerySet[VendorVersion, dict[str, Any]]:
+    """``not_scored_yet``'s read of ``versions``: their rows are kept (vendors/rows.py)."""
+    read = versions.not_scored().values(*Listed.READ, every=Window(Count("pk"))).order_by("name", "pk")
+    return read[:NOT_SCORED_SHOWN]
+
+
+_NOT_SCORED = FixedRead(lambda at: _not_scored(live_vendors(at=at)))
+_NOT_SCORED_IN_LANE = FixedRead(lambda at, lane: _not_scored(live_vendors(at=at).filter(lane_id=lane)))

@@ -91,9 +91,9 @@ def site_settings() -> SiteSettings:
     return cached("site-settings", SiteSettings.load)
 
 
-def live_vendors() -> VendorVersionQuerySet:
-    """The published versions visitors read now, one per live vendor."""
-    return VendorVersion.objects.live()
+def live_vendors(*, at: dt.datetime | None = None) -> VendorVersionQuerySet:
+    """The published versions visitors read now (or ``at``), one per live vendor."""
+    return VendorVersion.objects.live(at=at)
 
 
 def live_version(*, slug: str, change_log: bool = False) -> VendorVersion | None:

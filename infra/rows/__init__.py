@@ -141,7 +141,8 @@ def _read(wanted: list[tuple[str, list[int]]]) -> list[Any]:
     select, converters, compiler = _select(alias)
     quote = connections[alias].ops.quote_name
     kind, owner = (f"{quote(KeptRow._meta.db_table)}.{quote(name)}" for name in ("kind", "owner"))
-    conditions, params = [], []
+    conditions: list[str] = []
+    params: list[Any] = []
     for name, owners in wanted:
         if owners:
             conditions.append(f"({kind} = %s AND {owner} IN ({', '.join(['%s'] * len(owners))}))")

@@ -8,9 +8,11 @@ from types import SimpleNamespace
 from typing import Any
 
 from django.core.paginator import Page, Paginator
-from django.db.models import IntegerField, QuerySet
+from django.db.models import IntegerField, Model, QuerySet
 from django.db.models.expressions import RawSQL
 from django.utils.functional import cached_property
+
+from ..fixed import FixedRead
 
 
 class KeptRowsPaginator(Paginator):
@@ -74,7 +76,8 @@ class KeptRowsPaginator(Paginator):
         )
         plain = [name for name in self.read if name not in self._computed]
         keys = [row["pk"] for row in ranked]
-        items = {row["pk"]: row for row in self._table().filter(pk__in=keys).values(*plain)}
+        by_key = _by_key(self.object_list.model, tuple(plain))
+        items = {row["pk"]: row for row in by_key(keys=keys, using=self.object_list.db)}
         # An item gone between the two reads (unpublished that instant) is left out of the page.
         return [self.record(**items[row["pk"]] | row) for row in ranked if row["pk"] in items]
 
@@ -106,3 +109,16 @@ class KeptRowsPaginator(Paginator):
 
     def _table(self) -> QuerySet[Any]:
         return self.object_list.model._base_manager.using(self.object_list.db)
+
+
+_BY_KEY: dict[tuple[type[Model], tuple[str, ...]], FixedRead] = {}
+
+
+def _by_key(model: type[Model], columns: tuple[str, ...]) -> FixedRead:
+    """``model``'s ``columns`` (its key among them) of the rows of the keys it is given, compiled once for
+    each number of keys (a page of 50, the last page's fewer)."""
+    if (read := _BY_KEY.get((model, columns))) is None:
+        read = _BY_KEY[model, columns] = FixedRead(
+            lambda keys: model._base_manager.filter(pk__in=keys).values(*columns)
+        )
+    return read
