@@ -30,6 +30,10 @@ from django.core.exceptions import EmptyResultSet
 from django.db import connections, router
 from django.db.models import QuerySet
 
+# Compiled shapes a fixed read keeps, for each database and number of values in each list: a
+# page's lists hold up to a page of keys, so a read of two lists has up to thousands of shapes.
+KEPT_SHAPES = 256
+
 type _Shape = tuple[tuple[str, type, int | None], ...]
 type _Slot = tuple[int, str, int | None]  # a parameter's place, the value's name, its place in a list
 # The queryset built with stand-ins, its compiler, its SQL and parameters, and the values' places.
@@ -94,6 +98,8 @@ class FixedRead:
         if {(name, element) for _, name, element in slots} != set(spots.values()):
             raise ValueError("A fixed read's values must reach its SQL as they are, as parameters.")
         compiled: _Compiled = (queryset, template, sql, tuple(params), slots)
+        if len(self._compiled) >= KEPT_SHAPES and (oldest := next(iter(self._compiled), None)):
+            self._compiled.pop(oldest, None)  # lists of many lengths: the oldest goes
         self._compiled[alias, shape] = compiled
         return compiled
 

@@ -24,16 +24,19 @@ from __future__ import annotations
 
 import functools
 import logging
+import operator
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import DatabaseError, connections, router, transaction
+from django.db import DatabaseError, transaction
+from django.db.models import Q
 from django.tasks import task
 from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
 
 from .. import freshness
+from ..fixed import FixedRead
 from ..models import KeptRow
 from ..stored import Shown, expires, recorded_in, shows
 
@@ -132,35 +135,28 @@ def _still_true(wanted: list[tuple[str, list[int]]]) -> dict[tuple[str, int], _K
 
 
 def _read(wanted: list[tuple[str, list[int]]]) -> list[Any]:
-    """The kept rows of ``wanted`` ((kind, owners)), as ``KeptRow.objects.filter(kind=...,
-    owner__in=...) | ...`` would read their kind and ``_READ`` (its converters applied), from the
-    database the routers pick. Django would build and compile that filter afresh for every page
-    (more CPU than the database takes to answer it): its SELECT is compiled once for each
-    database, and the WHERE of a page's kinds and keys written here."""
-    alias = router.db_for_read(KeptRow)
-    select, converters, compiler = _select(alias)
-    quote = connections[alias].ops.quote_name
-    kind, owner = (f"{quote(KeptRow._meta.db_table)}.{quote(name)}" for name in ("kind", "owner"))
-    conditions: list[str] = []
-    params: list[Any] = []
-    for name, owners in wanted:
-        if owners:
-            conditions.append(f"({kind} = %s AND {owner} IN ({', '.join(['%s'] * len(owners))}))")
-            params += [name, *owners]
-    if not conditions:
+    """The kept rows of ``wanted`` ((kind, owners)) as tuples of their kind and ``_READ``, read
+    through a fixed read (infra/fixed.py): compiled once for each database and number of kinds
+    and of owners, not built and compiled afresh for every page."""
+    asked = [(name, owners) for name, owners in wanted if owners]
+    if not asked:
         return []
-    with connections[alias].cursor() as cursor:
-        cursor.execute(f"{select} WHERE {' OR '.join(conditions)}", params)
-        rows = cursor.fetchall()
-    return list(compiler.apply_converters(rows, converters)) if converters else rows
+    values: dict[str, Any] = {}
+    for i, (name, owners) in enumerate(asked):
+        values |= {f"kind{i}": name, f"owners{i}": owners}
+    return _KEPT(**values)
 
 
-@functools.cache
-def _select(alias: str) -> tuple[str, dict[int, Any], Any]:
-    """``_read``'s SELECT on database ``alias`` (no WHERE), its converters and its compiler."""
-    compiler = KeptRow.objects.values_list("kind", *_READ).query.get_compiler(using=alias)
-    select, _ = compiler.as_sql()
-    return select, compiler.get_converters([expression for expression, _, _ in compiler.select]), compiler
+def _kept(**values: Any) -> Any:
+    """``KeptRow``s of each ``kind<i>`` owned by one of ``owners<i>``, as ``_read`` reads them."""
+    kinds = len(values) // 2
+    asked = functools.reduce(
+        operator.or_, (Q(kind=values[f"kind{i}"], owner__in=values[f"owners{i}"]) for i in range(kinds))
+    )
+    return KeptRow.objects.filter(asked).values_list("kind", *_READ)
+
+
+_KEPT = FixedRead(_kept)
 
 
 def keep(kind: RowKind, versions: Sequence[Any]) -> None:

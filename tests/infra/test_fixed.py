@@ -113,3 +113,15 @@ def test_a_fixed_read_refuses_a_value_its_sql_would_not_take_as_it_is():
         matching(words="infer")
     with pytest.raises(TypeError, match="whole numbers, strings and aware datetimes"):
         FixedRead(lambda lane: Lane.objects.filter(pk=lane.pk))(lane=f.make_lane(name="Inference"))
+
+
+def test_a_fixed_read_of_lists_of_many_lengths_keeps_a_bounded_number_of_compiled_shapes(monkeypatch):
+    from infra import fixed
+
+    monkeypatch.setattr(fixed, "KEPT_SHAPES", 2)
+    lanes = [f.make_lane(name=f"Lane {n}", slug=f"lane-{n}") for n in range(4)]
+    named = FixedRead(lambda slugs: Lane.objects.filter(slug__in=slugs).order_by("slug"))
+    for count in (1, 2, 3, 4, 1):  # four shapes, then the first again: compiled afresh
+        slugs = [lane.slug for lane in lanes[:count]]
+        assert [lane.slug for lane in named(slugs=slugs)] == slugs
+    assert len(named._compiled) == 2
