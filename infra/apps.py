@@ -16,6 +16,7 @@ class InfraConfig(AppConfig):
         from django.conf import settings
 
         from . import auth, periodic, sessions  # noqa: F401 - sign-in receivers: the log, the session's sign-in time
+        from .driver import keep_conversions
         from .rows import prune_kept_rows
         from .second_factor import signals  # noqa: F401 - notes at sign-in who has a second factor
         from .stored import (
@@ -25,6 +26,7 @@ class InfraConfig(AppConfig):
         )
         from .tasklog import log_task_finished  # noqa: F401 - one log line per task that finishes
 
+        keep_conversions()  # PostgreSQL's driver keeps the conversion of a page's reads by key
         # Stored pages whose time has come, and addresses never stored (infra/stored/).
         periodic.every(render_due, seconds=settings.STORED_PAGES_SWEEP_SECONDS, name="stored_pages_due")
         periodic.every(render_missing, minutes=10, name="stored_pages_missing")

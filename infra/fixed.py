@@ -66,7 +66,9 @@ class FixedRead:
         connection = connections[alias]
         filled = list(params)
         for index, name, element in slots:
-            filled[index] = _adapt(values[name] if element is None else values[name][element], connection)
+            value = values[name] if element is None else values[name][element]
+            # Only a datetime is adapted (SQLite's are text); whole numbers and strings go as they are.
+            filled[index] = _adapt(value, connection) if isinstance(value, dt.datetime) else value
         compiler = copy.copy(template)
         compiler.connection = connection  # this thread's
         compiler.as_sql = lambda *args, **kwargs: (sql, tuple(filled))
