@@ -131,7 +131,9 @@ class ChipListView(TemplateView):
         shows(PAGE_KEY)
         form = ChipListForm(self.request.GET)
         form.is_valid()
-        filtered = _filtered(form)
+        # The ranges and prices (the live chips among them), compiled once: the page, its count
+        # and the options' counts read their keys, not the chain again (selectors.compiled_once).
+        filtered = selectors.compiled_once(_filtered(form))
         chips, sort = _listed(form, filtered)
         paginator = KeptRowsPaginator(chips, CHIPS_PER_PAGE)
         page = paginator.get_page(self.request.GET.get("page"))

@@ -91,9 +91,7 @@ class KeptRowsPaginator(Paginator):
         """The keys of every item of the list, as SQL compiled once (a Subquery would copy and
         relabel the whole list's query each time it is used): the page's count reads it, and so
         may what counts the list's options (vendors/filters.py)."""
-        keys = self.object_list.order_by().values("pk")
-        sql, params = keys.query.get_compiler(using=self.object_list.db).as_sql()
-        return RawSQL(sql, params)  # noqa: S611  # Django's SQL, its params apart
+        return compiled_keys(self.object_list)
 
     def _by_key(self) -> QuerySet[Any]:
         """What the page's items are read from by key, in the list's order. The keys met the
@@ -109,6 +107,14 @@ class KeptRowsPaginator(Paginator):
 
     def _table(self) -> QuerySet[Any]:
         return self.object_list.model._base_manager.using(self.object_list.db)
+
+
+def compiled_keys(items: QuerySet[Any]) -> RawSQL:
+    """The keys of ``items``, in no order, as SQL compiled now, once (a Subquery would copy and
+    relabel the whole of their query each time it is compiled)."""
+    keys = items.order_by().values("pk")
+    sql, params = keys.query.get_compiler(using=items.db).as_sql()
+    return RawSQL(sql, params)  # noqa: S611  # Django's SQL, its params apart
 
 
 _BY_KEY: dict[tuple[type[Model], tuple[str, ...]], FixedRead] = {}
