@@ -20,9 +20,9 @@ class KeptRowsPaginator(Paginator):
     list computes with), in order, with the count of all, in one query: the page's keys from the
     sort index alone (an index-only scan however deep the page), its items by key, and the count
     as a subquery the database computes once (a list that reads what it computes, in two:
-    ``_read_computed``). A page number past the last (or below 1) asks the
-    count alone, then shows the last page, as Django's ``get_page`` does; one that is not a
-    number shows the first."""
+    ``_read_computed``; one that reads nothing beside its keys, the keys and the count alone).
+    A page number past the last (or below 1) asks the count alone, then shows the last page, as
+    Django's ``get_page`` does; one that is not a number shows the first."""
 
     object_list: QuerySet[Any]
     # The deepest page read by number; one past it (``?page=99999999999999999999``) is past the
