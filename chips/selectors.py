@@ -7,6 +7,7 @@ them through ``live_chips`` and ``LiveChip``, so none can show a draft or disagr
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -15,10 +16,10 @@ from typing import Any
 from django.db.models import Case, Count, ExpressionWrapper, F, FloatField, OuterRef, QuerySet, Subquery, When
 from django.db.models.expressions import RawSQL
 from django.db.models.functions import Cast, Coalesce
-from django.utils import timezone
 from django.utils.text import Truncator
 
 from claims.models import citations_of
+from infra.fixed import ReadNow
 from infra.rows.pages import compiled_keys
 
 from . import models, quantities, stated, units
@@ -87,16 +88,26 @@ def _usable_prices() -> QuerySet[VersionPrice]:
     """Indexed on-demand prices per chip-hour in US dollars that may be used now (cited and
     fresh: ``VersionPrice.usable_until``), as ``documents.Chip.lowest_on_demand`` uses them."""
     return VersionPrice.objects.filter(
-        kind="on-demand", currency="USD", per_chip_hour__isnull=False, usable_until__gt=timezone.now()
+        kind="on-demand", currency="USD", per_chip_hour__isnull=False, usable_until__gt=ReadNow()
     )
 
 
+# The price figures below are built once a process (building one took longer than compiling it)
+# and compared with the moment of each read (``ReadNow``); each queryset they go in copies them.
+
+
+@functools.cache
 def lowest_price() -> Subquery:
     """A chip's lowest usable on-demand price per chip-hour in US dollars, stated or derived:
     what /chips/ sorts and filters by (``documents.Chip.lowest_on_demand`` shows it)."""
     return Subquery(
         _usable_prices().filter(chip=OuterRef("pk")).order_by("per_chip_hour").values("per_chip_hour")[:1]
     )
+
+
+@functools.cache
+def _sort_price() -> Case:
+    return _of_priced(lowest_price())
 
 
 def _of_priced(figure: Any) -> Case:
@@ -110,12 +121,13 @@ def _fp8_compute(*, sparse: bool) -> Subquery:
     """A chip's highest usable, exact FP8 compute per chip in PFLOPS, counted sparse or not."""
     specs = VersionSpec.objects.filter(
         chip=OuterRef("pk"), kind="compute", scope="chip", precision="FP8", exact=True,
-        usable_until__gt=timezone.now(),
+        usable_until__gt=ReadNow(),
     )  # fmt: skip
     specs = specs.filter(sparse=True) if sparse else specs.exclude(sparse=True)
     return Subquery(specs.order_by("-value").values("value")[:1])
 
 
+@functools.cache
 def pflop_hour_fp8() -> Case:
     """A chip's dollars per PFLOP-hour at FP8 as a sort key: its lowest usable on-demand price
     over its highest FP8 compute (dense or not stated before sparse), the database's
@@ -128,7 +140,7 @@ def pflop_hour_fp8() -> Case:
 def sorted_by_price(chips: QuerySet[VersionChip], *, descending: bool) -> QuerySet[VersionChip]:
     """Chips by their lowest on-demand price per chip-hour; chips without one last either way."""
     ordered = F("sort_price").desc(nulls_last=True) if descending else F("sort_price").asc(nulls_last=True)
-    return chips.annotate(sort_price=_of_priced(lowest_price())).order_by(ordered, "name", "pk")
+    return chips.annotate(sort_price=_sort_price()).order_by(ordered, "name", "pk")
 
 
 def sorted_by_pflop_hour(chips: QuerySet[VersionChip], *, descending: bool) -> QuerySet[VersionChip]:
