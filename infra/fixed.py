@@ -135,5 +135,5 @@ class ReadNow(Expression):
 
     output_field = DateTimeField()
 
-    def as_sql(self, compiler: Any, connection: Any) -> tuple[str, list[Any]]:
-        return "%s", [connection.ops.adapt_datetimefield_value(timezone.now())]
+    def as_sql(self, compiler: Any, connection: Any) -> tuple[str, tuple[Any, ...]]:
+        return "%s", (connection.ops.adapt_datetimefield_value(timezone.now()),)
