@@ -19,7 +19,7 @@ from django.db.models.functions import Cast, Coalesce
 from django.utils.text import Truncator
 
 from claims.models import citations_of
-from infra.fixed import ReadNow
+from infra.moment import ReadNow
 from infra.rows.pages import compiled_keys
 
 from . import models, quantities, stated, units
@@ -107,6 +107,7 @@ def lowest_price() -> Subquery:
 
 @functools.cache
 def _sort_price() -> Case:
+    """A chip's ``lowest_price``, computed for the priced chips alone: what /chips/ sorts by."""
     return _of_priced(lowest_price())
 
 

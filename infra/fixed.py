@@ -28,8 +28,7 @@ from typing import Any
 
 from django.core.exceptions import EmptyResultSet
 from django.db import connections, router
-from django.db.models import DateTimeField, Expression, QuerySet
-from django.utils import timezone
+from django.db.models import QuerySet
 
 # Compiled shapes a fixed read keeps, for each database and number of values in each list: a
 # page's lists hold up to a page of keys, so a read of two lists has up to thousands of shapes.
@@ -126,14 +125,3 @@ def _adapt(value: Any, connection: Any) -> Any:
     if isinstance(value, dt.datetime):
         return connection.ops.adapt_datetimefield_value(value)
     return value
-
-
-class ReadNow(Expression):
-    """The moment a query is compiled (``timezone.now()``), as its parameter: an expression built
-    once a process (a chip's price figures, chips/selectors.py) compares with the moment of each
-    read, where ``timezone.now()`` written into it would keep the moment it was built."""
-
-    output_field = DateTimeField()
-
-    def as_sql(self, compiler: Any, connection: Any) -> tuple[str, tuple[Any, ...]]:
-        return "%s", (connection.ops.adapt_datetimefield_value(timezone.now()),)

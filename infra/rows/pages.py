@@ -59,11 +59,13 @@ class KeptRowsPaginator(Paginator):
         bottom = (number - 1) * self.per_page
         counted = f"(SELECT COUNT(*) FROM ({self.listed.sql}) listed)"  # noqa: S608  # Django's SQL
         every = RawSQL(counted, self.listed.params, output_field=IntegerField())  # noqa: S611  # params apart
+        if set(self.read) <= {"pk", *self._computed}:
+            # Nothing but what the pass that sorts reads anyway (the keys, what the list computes):
+            # read in that pass, the list compiled once.
+            ranked = self.object_list.values(*self.read, every=every)[bottom : bottom + self.per_page]
+            return [self.record(**row) for row in ranked]
         if self._computed:
             return self._read_computed(bottom, every)
-        if self.read == ("pk",):  # the keys alone: read in the pass that sorts, the list compiled once
-            ranked = self.object_list.values("pk", every=every)[bottom : bottom + self.per_page]
-            return [self.record(**row) for row in ranked]
         keys = self.object_list.values("pk")[bottom : bottom + self.per_page]
         rows = self._by_key().filter(pk__in=keys).values(*self.read, every=every)
         return [self.record(**row) for row in rows]
