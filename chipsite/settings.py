@@ -81,8 +81,9 @@ MIDDLEWARE = [
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     # Outside the stored answer and the page cache: rate limit and CORS for every API answer.
     "api.middleware.ApiMiddleware",
-    # Stored pages for visitors without a session cookie (infra/stored/middleware.py).
+    # Stored and cached pages for visitors with no session cookie (infra/stored/, infra/page_cache.py).
     "infra.stored.StoredAnswerMiddleware",
+    "infra.page_cache.CachedAnswerMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -96,7 +97,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     # Innermost, so that a page from the store or the cache still gets every header above.
     "infra.stored.StoredPageMiddleware",
-    "infra.cache.PublicPageCacheMiddleware",
+    "infra.page_cache.PublicPageCacheMiddleware",
     "axes.middleware.AxesMiddleware",
 ]
 

@@ -2,7 +2,7 @@
 
 With ``DATABASE_REPLICA_URL`` set, ``settings.DATABASES`` has a "replica" and this router
 sends reads there while ``reads_from_replica()`` is in force, which the page cache
-(infra.cache) turns on for an anonymous GET of a public page only. It does so only when
+(infra.page_cache) turns on for an anonymous GET of a public page only. It does so only when
 the last change (infra/freshness.py) was made more than ``REPLICA_LAG_SECONDS`` ago: right
 after a publish, a verification or a revert, the page that is rendered and cached reads the
 primary, and the replica has time to catch up before anyone reads from it. Editors

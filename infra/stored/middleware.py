@@ -84,7 +84,7 @@ class StoredPageMiddleware:
     @staticmethod
     def _eligible(request: Any) -> bool:
         # Editors get previews at the same address. An address the store does not keep (an
-        # any-N comparison) is the page cache's (infra/cache.py).
+        # any-N comparison) is the page cache's (infra/page_cache.py).
         return (
             stored_address_asked(request)
             and is_stored_address(request.path)

@@ -149,6 +149,59 @@ def test_an_unchanged_page_answers_304_to_its_etag(visitor, trainium):
     assert changed.status_code == 200 and changed["ETag"] != etag
 
 
+ON_DEMAND_PAGES = (
+    "/vendors/?q=trainium",
+    "/search/?q=HBM3e",
+    "/compare/vendors/aws-trainium/google-tpu/",
+    "/vendors/aws-trainium/",  # a stored page's kind, while the store is off
+)
+
+
+def test_without_a_session_cookie_a_cached_page_is_the_same_answer_given_before_any_session_is_read(
+    trainium,
+):
+    """A kept page asked for with no session cookie is answered before the session, CSRF and
+    sign-in layers: the same bytes and headers the innermost middleware gives a visitor whose
+    session cookie names no one, 304s too, and no session read."""
+    from unittest import mock
+
+    from django.contrib.sessions.middleware import SessionMiddleware
+    from django.test import Client
+
+    f.publish(f.make_vendor(name="Google TPU", slug="google-tpu"))
+    without, with_session = Client(), Client()
+    with_session.cookies["sessionid"] = "no-such-session"
+    for path in ON_DEMAND_PAGES:
+        assert with_session.get(path)["X-Page-Cache"] == "miss", path
+        expected = with_session.get(path)
+        assert expected["X-Page-Cache"] == "hit", path
+        with mock.patch.object(SessionMiddleware, "process_request", autospec=True) as sessions:
+            answer = without.get(path)
+            revalidated = without.get(path, HTTP_IF_NONE_MATCH=answer["ETag"])
+        assert sessions.call_count == 0, path
+        assert (answer.status_code, answer.content) == (200, expected.content), path
+        assert dict(answer.items()) == dict(expected.items()), path
+        assert revalidated.status_code == 304, path
+        assert revalidated.items() == with_session.get(path, HTTP_IF_NONE_MATCH=answer["ETag"]).items(), path
+
+
+def test_a_page_not_kept_yet_is_looked_up_once_and_rendered_by_the_innermost_middleware(
+    visitor, trainium, monkeypatch
+):
+    from infra import page_cache
+
+    lookups, look_up = [], page_cache._look_up
+
+    def counted(request):
+        lookups.append(request.path)
+        return look_up(request)
+
+    monkeypatch.setattr(page_cache, "_look_up", counted)
+    first = visitor.get("/vendors/?q=trainium")
+    assert first["X-Page-Cache"] == "miss" and "AWS Trainium" in first.content.decode()
+    assert lookups == ["/vendors/"]
+
+
 def test_visitors_pages_may_be_kept_by_shared_caches_and_signed_in_pages_may_not(
     visitor, admin_client, trainium
 ):
