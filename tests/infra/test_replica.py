@@ -7,8 +7,7 @@ from contextlib import contextmanager
 import pytest
 from django.core.cache import cache
 
-from infra import page_cache
-from infra import replica
+from infra import page_cache, replica
 from infra.cache import everything_changed
 from infra.freshness import AT_KEY
 from infra.replica import REPLICA, VisitorReadsToReplica, reads_from_replica
